@@ -1,0 +1,2 @@
+/** pulumi-notification-handlers: the package root. */
+export * from "./sdk";
