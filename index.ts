@@ -1,2 +1,3 @@
-/** pulumi-notification-handlers: the package root. */
+/** pulumi-notification-handlers: the Pulumi provider, the API client and the catalog. */
 export * from "./sdk";
+export * from "./provider";

@@ -1,0 +1,11 @@
+/** The Pulumi side of the package: the resource, its argument types and lookups. */
+export {
+  NotificationHandler,
+  type NotificationHandlerArgs,
+  type NotificationHandlerArgsOf,
+  type NotificationHandlerCommonArgs,
+  type NotificationHandlerFields,
+  type NotificationHandlerOptions,
+} from "./resource";
+export type { UpdateStrategy } from "./inputs";
+export * from "./lookup";

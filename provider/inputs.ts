@@ -1,0 +1,299 @@
+/**
+ * The provider's pure logic, no I/O: checking inputs against the catalog, turning inputs into API
+ * parameters, comparing desired inputs with a live handler, and building the resource's outputs.
+ */
+import {
+  ALL_FIELDS,
+  HANDLER_TYPE_NAMES,
+  type FieldSpec,
+  fieldViolation,
+  fieldsOf,
+  isHandlerType,
+  nameViolation,
+  typeOfField,
+} from "../sdk/catalog";
+import { equalAfterCleaning } from "../sdk/cleaning";
+
+/** How a change that the API could apply in place is carried out. */
+export type UpdateStrategy = "in-place" | "replace";
+/** The strategies, for messages and checks. */
+export const UPDATE_STRATEGIES: readonly UpdateStrategy[] = ["in-place", "replace"];
+
+/** The resource's inputs as the provider receives them (secrets unwrapped, defaults not yet applied). */
+export interface HandlerInputs {
+  type?: unknown;
+  name?: unknown;
+  isEnabled?: unknown;
+  adopt?: unknown;
+  updateStrategy?: unknown;
+  [property: string]: unknown;
+}
+
+/** A handler as the API returns it, reduced to what the provider compares. */
+export interface LiveHandler {
+  id: number;
+  type: string | null;
+  name: string;
+  settings: Record<string, string>;
+  isEnabled: boolean;
+  /** An email handler waiting for its address to be confirmed (deployed instances answer is_enabled 2). */
+  isPending: boolean;
+  lastDatetime: string | null;
+  datetime: string;
+}
+
+/** The resource's outputs. */
+export interface HandlerOutputs {
+  [property: string]: unknown;
+  handlerId: number;
+  type: string;
+  name: string;
+  isEnabled: boolean;
+  pendingConfirmation: boolean;
+  settings: Record<string, string>;
+  lastDatetime: string | null;
+  datetime: string;
+}
+
+/** A failed check: the property and the rule it breaks. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+/** Properties that are the provider's own and never sent to the API. */
+const PROVIDER_PROPERTIES = new Set(["adopt", "updateStrategy"]);
+/** Outputs the provider adds; a program never sets them. */
+export const OUTPUT_PROPERTIES = [
+  "handlerId",
+  "settings",
+  "lastDatetime",
+  "datetime",
+  "pendingConfirmation",
+] as const;
+const KNOWN_PROPERTIES = new Set<string>([
+  "type",
+  "name",
+  "isEnabled",
+  ...PROVIDER_PROPERTIES,
+  ...ALL_FIELDS.map((f) => f.property),
+  ...OUTPUT_PROPERTIES,
+]);
+
+/** The value Pulumi passes for an input not known until apply time (a preview of a computed value). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+const isUnknown = (value: unknown): boolean => value === UNKNOWN;
+
+/** Checks inputs against the catalog's rules; every failure names the property and the rule. */
+export function checkInputs(inputs: HandlerInputs): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  const fail = (property: string, reason: string): void => {
+    failures.push({ property, reason });
+  };
+
+  for (const property of Object.keys(inputs)) {
+    if (property.startsWith("__")) continue; // __provider and the engine's own keys
+    if (!KNOWN_PROPERTIES.has(property)) fail(property, `is not a property of NotificationHandler`);
+  }
+
+  const type = inputs.type;
+  if (type === undefined || type === null) {
+    fail("type", `is required: one of ${HANDLER_TYPE_NAMES.join(", ")}`);
+  } else if (!isUnknown(type) && !isHandlerType(type)) {
+    fail("type", `must be one of ${HANDLER_TYPE_NAMES.join(", ")} (got ${JSON.stringify(type)})`);
+  }
+
+  const name = inputs.name;
+  if (typeof name === "string") {
+    const violation = nameViolation(name);
+    if (violation !== undefined) fail("name", violation);
+  } else if (name !== undefined && !isUnknown(name)) {
+    fail("name", "must be a string");
+  }
+
+  if (inputs.isEnabled !== undefined && typeof inputs.isEnabled !== "boolean" && !isUnknown(inputs.isEnabled)) {
+    fail("isEnabled", "must be a boolean");
+  }
+
+  const adopt = inputs.adopt;
+  if (
+    adopt !== undefined &&
+    typeof adopt !== "boolean" &&
+    !(typeof adopt === "number" && Number.isSafeInteger(adopt) && adopt > 0) &&
+    !isUnknown(adopt)
+  ) {
+    fail("adopt", "must be true, false or the positive integer id of the handler to take over");
+  }
+
+  const strategy = inputs.updateStrategy;
+  if (strategy !== undefined && !UPDATE_STRATEGIES.includes(strategy as UpdateStrategy) && !isUnknown(strategy)) {
+    fail("updateStrategy", `must be one of ${UPDATE_STRATEGIES.map((s) => `"${s}"`).join(", ")}`);
+  }
+
+  if (isHandlerType(type)) {
+    const own = new Set(fieldsOf(type).map((f) => f.property));
+    for (const spec of fieldsOf(type)) {
+      const value = inputs[spec.property];
+      if (value === undefined || value === null) {
+        fail(spec.property, `is required for type ${type}`);
+      } else if (isUnknown(value)) {
+        continue;
+      } else if (typeof value !== "string") {
+        fail(spec.property, "must be a string");
+      } else {
+        const violation = fieldViolation(spec, value);
+        if (violation !== undefined) fail(spec.property, violation);
+      }
+    }
+    for (const spec of ALL_FIELDS) {
+      if (own.has(spec.property) || inputs[spec.property] === undefined) continue;
+      fail(spec.property, `belongs to type ${typeOfField(spec.field)}, not ${type}`);
+    }
+  }
+  return failures;
+}
+
+/** The desired values of the API's fields, from checked inputs: name, is_enabled and the type's fields. */
+export interface Desired {
+  type: string;
+  name: string;
+  isEnabled: boolean;
+  /** Form field name to value, for the fields of `type`. */
+  fields: Record<string, string>;
+}
+
+/** Reads the desired API state from checked inputs. */
+export function desiredFrom(inputs: HandlerInputs): Desired {
+  const type = String(inputs.type);
+  const fields: Record<string, string> = {};
+  for (const spec of fieldsOf(type)) {
+    const value = inputs[spec.property];
+    if (typeof value === "string") fields[spec.field] = value;
+  }
+  return {
+    type,
+    name: String(inputs.name),
+    isEnabled: inputs.isEnabled === undefined ? true : inputs.isEnabled === true,
+    fields,
+  };
+}
+
+/** The form parameters that bring a handler to the desired state (type and every field always sent). */
+export function apiParams(desired: Desired): Record<string, string | boolean> {
+  return { name: desired.name, type: desired.type, is_enabled: desired.isEnabled, ...desired.fields };
+}
+
+/** One difference between desired and live state. */
+export interface Difference {
+  /** The resource property that differs (`name`, `type`, `isEnabled`, or a field's property). */
+  property: string;
+  /** What the server has, for messages; secret fields are never shown. */
+  live: string;
+  /** What the program wants, for messages; secret fields are never shown. */
+  desired: string;
+}
+
+const shown = (spec: FieldSpec | undefined, value: string | undefined): string =>
+  value === undefined ? "(missing)" : spec?.secret === true ? "[secret]" : JSON.stringify(value);
+
+/**
+ * What differs between the desired state and the live handler, comparing through the cleaning that
+ * deployed instances apply (CONTRACT.md Part B), so a value the server rewrote never shows as a change.
+ */
+export function differences(desired: Desired, live: LiveHandler): Difference[] {
+  const found: Difference[] = [];
+  if (live.type !== desired.type) {
+    found.push({ property: "type", live: JSON.stringify(live.type), desired: JSON.stringify(desired.type) });
+  }
+  if (!equalAfterCleaning("name", desired.name, live.name)) {
+    found.push({ property: "name", live: JSON.stringify(live.name), desired: JSON.stringify(desired.name) });
+  }
+  // A pending email handler (is_enabled 2) is enabled: it only waits for the address to be confirmed.
+  if (live.isEnabled !== desired.isEnabled) {
+    found.push({ property: "isEnabled", live: String(live.isEnabled), desired: String(desired.isEnabled) });
+  }
+  for (const spec of fieldsOf(desired.type)) {
+    const want = desired.fields[spec.field] ?? "";
+    const have = live.settings[spec.field];
+    if (have === undefined || !equalAfterCleaning(spec.field, want, have)) {
+      found.push({ property: spec.property, live: shown(spec, have), desired: shown(spec, want) });
+    }
+  }
+  return found;
+}
+
+/** The API-relevant properties whose desired values changed between two sets of inputs. */
+export function changedInputs(olds: HandlerInputs, news: HandlerInputs): string[] {
+  const a = desiredFrom(olds);
+  const b = desiredFrom(news);
+  const changed: string[] = [];
+  if (a.type !== b.type) changed.push("type");
+  if (a.name !== b.name) changed.push("name");
+  if (a.isEnabled !== b.isEnabled) changed.push("isEnabled");
+  for (const spec of fieldsOf(b.type)) {
+    if (a.fields[spec.field] !== b.fields[spec.field]) changed.push(spec.property);
+  }
+  return changed;
+}
+
+/** Describes differences for a message, one per line. */
+export function describeDifferences(found: readonly Difference[]): string {
+  return found.map((d) => `  ${d.property}: live ${d.live}, desired ${d.desired}`).join("\n");
+}
+
+/** The resource's outputs: the checked inputs (as the program wrote them) plus what the API reports. */
+export function outputsFrom(inputs: HandlerInputs, live: LiveHandler): HandlerOutputs {
+  const desired = desiredFrom(inputs);
+  const outs: HandlerOutputs = {
+    ...withoutEngineKeys(inputs),
+    handlerId: live.id,
+    type: desired.type,
+    name: desired.name,
+    isEnabled: desired.isEnabled,
+    pendingConfirmation: live.isPending,
+    settings: { ...live.settings },
+    lastDatetime: live.lastDatetime,
+    datetime: live.datetime,
+  };
+  return outs;
+}
+
+/**
+ * Outputs after a refresh: live values replace recorded ones wherever they really differ (a value that
+ * differs only by the server's cleaning keeps the program's spelling, so it never shows as a change).
+ */
+export function refreshedOutputs(recorded: HandlerInputs, live: LiveHandler): HandlerOutputs {
+  const type = live.type ?? String(recorded.type);
+  const refreshed: HandlerInputs = { ...withoutEngineKeys(recorded), type };
+  if (typeof recorded.name !== "string" || !equalAfterCleaning("name", recorded.name, live.name)) {
+    refreshed.name = live.name;
+  }
+  refreshed.isEnabled = live.isEnabled;
+  for (const spec of ALL_FIELDS) delete refreshed[spec.property];
+  for (const spec of fieldsOf(type)) {
+    const old = recorded[spec.property];
+    const have = live.settings[spec.field];
+    if (have === undefined) continue;
+    refreshed[spec.property] =
+      typeof old === "string" && equalAfterCleaning(spec.field, old, have) ? old : have;
+  }
+  const outs = outputsFrom(refreshed, live);
+  outs.type = type;
+  return outs;
+}
+
+/** The inputs to record after a refresh: the refreshed outputs less what the provider computes. */
+export function inputsFromOutputs(outputs: HandlerOutputs): HandlerInputs {
+  const inputs: HandlerInputs = { ...outputs };
+  for (const property of OUTPUT_PROPERTIES) delete inputs[property];
+  return inputs;
+}
+
+function withoutEngineKeys(inputs: HandlerInputs): HandlerInputs {
+  const copy: HandlerInputs = {};
+  for (const [key, value] of Object.entries(inputs)) {
+    if (!key.startsWith("__") && !(OUTPUT_PROPERTIES as readonly string[]).includes(key)) copy[key] = value;
+  }
+  return copy;
+}

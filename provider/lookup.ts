@@ -1,0 +1,104 @@
+/**
+ * Lookups for programs that need an existing handler (one the program does not manage) by name or
+ * filter. They run in the program, at preview and update alike, and read with the provider's settings.
+ */
+import * as pulumi from "@pulumi/pulumi";
+
+import { NotificationHandlersClient } from "../sdk/client";
+import type { HandlerType } from "../sdk/catalog";
+import { equalAfterCleaning } from "../sdk/cleaning";
+import type { NotificationHandler as ApiHandler, NotificationHandlerListParams } from "../sdk";
+
+/** A handler found by a lookup, as the API reports it. */
+export interface NotificationHandlerInfo {
+  handlerId: number;
+  type: string | null;
+  name: string;
+  isEnabled: boolean;
+  pendingConfirmation: boolean;
+  /** Type-specific settings; they may hold credentials, so wrap them with `pulumi.secret` before exporting. */
+  settings: Record<string, string>;
+  lastDatetime: string | null;
+  datetime: string;
+}
+
+/** Filters of {@link getNotificationHandlers}. */
+export interface NotificationHandlerFilter {
+  /** Exact name (compared as the API stores it). */
+  name?: string;
+  /** Case-insensitive part of the name. */
+  search?: string;
+  type?: HandlerType;
+  isEnabled?: boolean;
+}
+
+/** Where lookups connect; defaults to the provider's stack config, then the environment. */
+export interface LookupOptions {
+  baseUrl?: string;
+  apiKey?: string;
+}
+
+function lookupClient(options: LookupOptions): NotificationHandlersClient {
+  const baseURL =
+    options.baseUrl ?? pulumi.runtime.getConfig("notification-handlers:baseUrl") ?? process.env.NOTIFICATION_HANDLERS_BASE_URL;
+  const apiKey =
+    options.apiKey ?? pulumi.runtime.getConfig("notification-handlers:apiKey") ?? process.env.NOTIFICATION_HANDLERS_API_KEY;
+  return new NotificationHandlersClient({
+    ...(baseURL === undefined ? {} : { baseURL }),
+    ...(apiKey === undefined ? {} : { apiKey }),
+  });
+}
+
+function info(h: ApiHandler): NotificationHandlerInfo {
+  return {
+    handlerId: h.id,
+    type: h.type,
+    name: h.name,
+    isEnabled: h.is_enabled,
+    pendingConfirmation: h.is_pending,
+    settings: h.settings,
+    lastDatetime: h.last_datetime,
+    datetime: h.datetime,
+  };
+}
+
+/** Every handler that matches the filter (all of the account's when it is empty). */
+export async function getNotificationHandlers(
+  filter: NotificationHandlerFilter = {},
+  options: LookupOptions = {},
+): Promise<NotificationHandlerInfo[]> {
+  const client = lookupClient(options);
+  try {
+    const params: NotificationHandlerListParams = { results_per_page: 1000 };
+    const search = filter.search ?? filter.name;
+    if (search !== undefined) params.search = search;
+    if (filter.type !== undefined) params.type = filter.type;
+    if (filter.isEnabled !== undefined) params.is_enabled = filter.isEnabled;
+    const found: NotificationHandlerInfo[] = [];
+    for await (const handler of client.notificationHandlers.list(params)) {
+      // Some deployed versions ignore list filters: apply them again here.
+      if (filter.type !== undefined && handler.type !== filter.type) continue;
+      if (filter.isEnabled !== undefined && handler.is_enabled !== filter.isEnabled) continue;
+      if (filter.name !== undefined && !equalAfterCleaning("name", filter.name, handler.name)) continue;
+      if (filter.search !== undefined && !handler.name.toLowerCase().includes(filter.search.toLowerCase())) continue;
+      found.push(info(handler));
+    }
+    return found;
+  } finally {
+    await client.close();
+  }
+}
+
+/** The one handler with this name (and type, if given); fails when there is none or more than one. */
+export async function getNotificationHandler(
+  args: { name: string; type?: HandlerType },
+  options: LookupOptions = {},
+): Promise<NotificationHandlerInfo> {
+  const found = await getNotificationHandlers(args, options);
+  const what = `${JSON.stringify(args.name)}${args.type === undefined ? "" : ` of type ${args.type}`}`;
+  if (found.length === 0) throw new Error(`no notification handler named ${what}`);
+  if (found.length > 1) {
+    throw new Error(`${found.length} notification handlers are named ${what} (ids ${found.map((h) => h.handlerId).join(", ")})`);
+  }
+  return found[0] as NotificationHandlerInfo;
+}

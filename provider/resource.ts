@@ -1,0 +1,138 @@
+/**
+ * `NotificationHandler`: a notification handler of the Notification Handlers API as a Pulumi resource.
+ */
+import * as pulumi from "@pulumi/pulumi";
+
+import { ALL_FIELDS, HANDLER_TYPES, type HandlerType } from "../sdk/catalog";
+import type { UpdateStrategy } from "./inputs";
+import { provider } from "./provider";
+
+type FieldSpecOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number];
+type AnyProperty = (typeof ALL_FIELDS)[number]["property"] | FieldSpecOf<HandlerType>["property"];
+
+/** The type-specific inputs of type `T`, each required. */
+export type NotificationHandlerFields<T extends HandlerType> = {
+  [F in FieldSpecOf<T> as F["property"]]: pulumi.Input<string>;
+};
+
+/** Inputs shared by every type. */
+export interface NotificationHandlerCommonArgs {
+  /** Display name; defaults to the resource name. 1 to 128 characters. */
+  name?: pulumi.Input<string>;
+  /** Whether the handler is enabled (default `true`). An email handler waiting for confirmation counts as enabled. */
+  isEnabled?: pulumi.Input<boolean>;
+  /**
+   * Take over an existing handler instead of creating one: `true` takes the one handler of the same
+   * name and type, a number takes that id. Either is then brought to the desired state.
+   */
+  adopt?: pulumi.Input<boolean | number>;
+  /**
+   * How changes the API could apply in place are carried out: `"in-place"` (default) updates the
+   * handler; `"replace"` creates a new handler, then deletes the old one (for deployed instances whose
+   * update is defective). Defaults to the provider's `notification-handlers:updateStrategy`.
+   */
+  updateStrategy?: pulumi.Input<UpdateStrategy>;
+}
+
+/** The arguments for type `T`: its own fields required, fields of other types forbidden. */
+export type NotificationHandlerArgsOf<T extends HandlerType> = NotificationHandlerCommonArgs & {
+  /** The handler type; changing it replaces the handler. */
+  type: T;
+} & NotificationHandlerFields<T> & {
+    [P in Exclude<AnyProperty, FieldSpecOf<T>["property"]>]?: never;
+  };
+
+/** The arguments of a `NotificationHandler`: a union discriminated by `type`. */
+export type NotificationHandlerArgs = { [T in HandlerType]: NotificationHandlerArgsOf<T> }[HandlerType];
+
+/** Options of a `NotificationHandler`. */
+export type NotificationHandlerOptions = pulumi.CustomResourceOptions;
+
+const SECRET_PROPERTIES: string[] = ALL_FIELDS.filter((f) => f.secret).map((f) => f.property);
+
+/** A notification handler managed through the Notification Handlers API. */
+export class NotificationHandler extends pulumi.dynamic.Resource {
+  /** The handler's id in the API. */
+  declare public readonly handlerId: pulumi.Output<number>;
+  /** The handler type. */
+  declare public readonly type: pulumi.Output<HandlerType>;
+  /** Display name. */
+  declare public readonly name: pulumi.Output<string>;
+  /** Whether the handler is enabled. */
+  declare public readonly isEnabled: pulumi.Output<boolean>;
+  /** True while an email handler waits for its address to be confirmed. */
+  declare public readonly pendingConfirmation: pulumi.Output<boolean>;
+  /** The type-specific settings as the API reports them (secret). */
+  declare public readonly settings: pulumi.Output<Record<string, string>>;
+  /** Datetime of the last update (`Y-m-d H:i:s`), or null. */
+  declare public readonly lastDatetime: pulumi.Output<string | null>;
+  /** Creation datetime (`Y-m-d H:i:s`). */
+  declare public readonly datetime: pulumi.Output<string>;
+  /** Email address (type `email`). */
+  declare public readonly email: pulumi.Output<string | undefined>;
+  /** Webhook URL (type `webhook`; secret). */
+  declare public readonly webhook: pulumi.Output<string | undefined>;
+  /** Slack webhook URL (type `slack`; secret). */
+  declare public readonly slack: pulumi.Output<string | undefined>;
+  /** Discord webhook URL (type `discord`; secret). */
+  declare public readonly discord: pulumi.Output<string | undefined>;
+  /** Telegram API token (type `telegram`; secret). */
+  declare public readonly telegram: pulumi.Output<string | undefined>;
+  /** Telegram chat id (type `telegram`). */
+  declare public readonly telegramChatId: pulumi.Output<string | undefined>;
+  /** Microsoft Teams webhook URL (type `microsoft_teams`; secret). */
+  declare public readonly microsoftTeams: pulumi.Output<string | undefined>;
+  /** Google Chat webhook URL (type `google_chat`; secret). */
+  declare public readonly googleChat: pulumi.Output<string | undefined>;
+  /** X consumer key (type `x`; secret). */
+  declare public readonly xConsumerKey: pulumi.Output<string | undefined>;
+  /** X consumer secret (type `x`; secret). */
+  declare public readonly xConsumerSecret: pulumi.Output<string | undefined>;
+  /** X access token (type `x`; secret). */
+  declare public readonly xAccessToken: pulumi.Output<string | undefined>;
+  /** X access token secret (type `x`; secret). */
+  declare public readonly xAccessTokenSecret: pulumi.Output<string | undefined>;
+  /** Phone number (type `twilio`). */
+  declare public readonly twilio: pulumi.Output<string | undefined>;
+  /** Phone number (type `twilio_call`). */
+  declare public readonly twilioCall: pulumi.Output<string | undefined>;
+  /** Phone number (type `whatsapp`). */
+  declare public readonly whatsapp: pulumi.Output<string | undefined>;
+
+  /**
+   * Declares a handler. With `opts.id` and no args, reads the existing handler of that id instead
+   * (see {@link NotificationHandler.get}).
+   */
+  constructor(name: string, args: NotificationHandlerArgs, opts?: NotificationHandlerOptions);
+  /** @internal */
+  constructor(name: string, args: undefined, opts: NotificationHandlerOptions & { id: pulumi.Input<pulumi.ID> });
+  constructor(name: string, args: NotificationHandlerArgs | undefined, opts: NotificationHandlerOptions = {}) {
+    const props: Record<string, unknown> = {};
+    if (args !== undefined) {
+      for (const [key, value] of Object.entries(args)) {
+        // Credentials are secret in the inputs and the outputs, whether or not the program marked them.
+        props[key] = SECRET_PROPERTIES.includes(key) && value !== undefined ? pulumi.secret(value) : value;
+      }
+      props.name = args.name ?? name;
+    }
+    for (const output of [
+      "handlerId",
+      "type",
+      "name",
+      "isEnabled",
+      "pendingConfirmation",
+      "settings",
+      "lastDatetime",
+      "datetime",
+      ...ALL_FIELDS.map((f) => f.property),
+    ]) {
+      if (!(output in props)) props[output] = undefined;
+    }
+    super(provider, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_PROPERTIES] }), "notification-handlers", "NotificationHandler");
+  }
+
+  /** Reads an existing handler by its API id into the program, without managing it. */
+  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): NotificationHandler {
+    return new NotificationHandler(name, undefined, { ...opts, id });
+  }
+}
