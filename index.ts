@@ -1,3 +1,9 @@
-/** pulumi-notification-handlers: the Pulumi provider, the API client and the catalog. */
+/**
+ * pulumi-notification-handlers: the Pulumi resource `NotificationHandler`, the API client and the
+ * handler-type catalog. The client's response schema of the same name is in
+ * `pulumi-notification-handlers/sdk`.
+ */
 export * from "./sdk";
 export * from "./provider";
+// Both export a `NotificationHandler`; at the root it is the Pulumi resource.
+export { NotificationHandler } from "./provider";

@@ -3,12 +3,12 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { ALL_FIELDS, HANDLER_TYPES, type HandlerType } from "../sdk/catalog";
+import { ALL_FIELDS, HANDLER_TYPES, type HandlerType, type PropertyOf } from "../sdk/catalog";
 import type { UpdateStrategy } from "./inputs";
 import { provider } from "./provider";
 
 type FieldSpecOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number];
-type AnyProperty = (typeof ALL_FIELDS)[number]["property"] | FieldSpecOf<HandlerType>["property"];
+type AnyProperty = PropertyOf<HandlerType>;
 
 /** The type-specific inputs of type `T`, each required. */
 export type NotificationHandlerFields<T extends HandlerType> = {

@@ -37,13 +37,15 @@ export const FIELD_MAX_LENGTH = 512;
 /** Longest value of a phone field. */
 export const PHONE_MAX_LENGTH = 32;
 
-const field = (
-  name: string,
-  property: string,
+// Generic so each entry keeps its literal field and property names: the client's parameter types and
+// the provider's argument types are derived from them.
+const field = <N extends string, P extends string>(
+  name: N,
+  property: P,
   label: string,
   rule: FieldRule,
   secret: boolean,
-): FieldSpec => ({
+): FieldSpec & { readonly field: N; readonly property: P } => ({
   field: name,
   property,
   label,
@@ -106,12 +108,14 @@ export type FieldOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"]
 export type PropertyOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number]["property"];
 
 /** Every type-specific field, across all types. */
-export const ALL_FIELDS: readonly FieldSpec[] = HANDLER_TYPE_NAMES.flatMap((t) => HANDLER_TYPES[t].fields);
+export const ALL_FIELDS: readonly FieldSpec[] = HANDLER_TYPE_NAMES.flatMap(
+  (t): readonly FieldSpec[] => HANDLER_TYPES[t].fields,
+);
 
 const FIELDS_BY_NAME = new Map(ALL_FIELDS.map((f) => [f.field, f]));
 const FIELDS_BY_PROPERTY = new Map(ALL_FIELDS.map((f) => [f.property, f]));
-const TYPE_OF_FIELD = new Map(
-  HANDLER_TYPE_NAMES.flatMap((t) => HANDLER_TYPES[t].fields.map((f) => [f.field, t] as const)),
+const TYPE_OF_FIELD = new Map<string, HandlerType>(
+  HANDLER_TYPE_NAMES.flatMap((t) => fieldsOf(t).map((f) => [f.field, t] as const)),
 );
 
 /** Whether `value` names a type of this catalog. */
