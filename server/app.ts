@@ -1,0 +1,176 @@
+/**
+ * The reference Notification Handlers service: `buildApp` assembles it without listening, so tests
+ * can `inject` requests or listen on port 0, and `main.ts` can serve it.
+ */
+import { METHODS } from "node:http";
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
+import { authenticator } from "./auth";
+import { type Clock, systemClock } from "./clock";
+import { ApiError, BODY_LIMIT, TITLES, installErrorHandling, sendError } from "./errors";
+import { type Presenter, referencePresenter } from "./presenter";
+import { RateLimiter } from "./rate-limit";
+import { type Repository, openRepository } from "./repository";
+import { registerNotificationHandlerRoutes } from "./routes/notification-handlers";
+import type { FormEntry } from "./schemas/notification-handlers";
+
+export { openRepository } from "./repository";
+export type { HandlerRecord, Repository } from "./repository";
+export type { Presenter } from "./presenter";
+export type { Clock } from "./clock";
+
+/** The default number of requests per key and minute. */
+export const DEFAULT_RATE_LIMIT = 60;
+
+/** How to build the app. */
+export interface BuildAppOptions {
+  /**
+   * The database file to open, `:memory:` by default. The app owns it and closes it on `close()`.
+   * Ignored when `repository` is given.
+   */
+  readonly db?: string;
+  /** An already-open store. The caller owns it: `close()` leaves it open. */
+  readonly repository?: Repository;
+  /** The base URL of list links (`https://api.example.com`); derived from the request when absent. */
+  readonly publicUrl?: string;
+  /** Requests per API key and 60-second window; 0 turns the limit off. Default 60. */
+  readonly rateLimit?: number;
+  /** Fastify's logger options; off by default. The Authorization header is always redacted. */
+  readonly logger?: LoggerOption;
+  /** The clock for datetimes and the rate-limit window; tests inject one. */
+  readonly now?: Clock;
+  /** The shape of answers; the reference shape (CONTRACT.md Part A) by default. */
+  readonly presenter?: Presenter;
+}
+
+/** Fastify's logger option: `true`, `false` or pino options (`{ level, stream }`). */
+export type LoggerOption = NonNullable<FastifyServerOptions["logger"]>;
+
+/** Log paths that could hold the API key; pino replaces them wherever they appear. */
+const REDACTED_PATHS = [
+  "req.headers.authorization",
+  "request.headers.authorization",
+  "headers.authorization",
+  "err.headers.authorization",
+];
+
+function loggerOptions(logger: LoggerOption | undefined): LoggerOption {
+  if (logger === undefined || logger === false) return false;
+  const base = logger === true ? {} : logger;
+  return { ...base, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } };
+}
+
+/** Parses a query string into every value of every name, so repeated parameters can be refused. */
+function parseQueryString(query: string): Record<string, string[]> {
+  const result: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  for (const [name, value] of new URLSearchParams(query)) (result[name] ??= []).push(value);
+  return result;
+}
+
+function malformedForm(detail: string): ApiError {
+  return new ApiError(400, [{ title: TITLES.malformedForm, detail }]);
+}
+
+async function parseMultipart(contentType: string, body: Buffer): Promise<FormEntry[]> {
+  if (body.length === 0) return [];
+  let form: FormData;
+  try {
+    // The body is already capped at 64 KiB, so the platform's own parser can take it whole.
+    form = await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw malformedForm("The multipart/form-data body could not be parsed.");
+  }
+  const entries: FormEntry[] = [];
+  form.forEach((value, name) => {
+    entries.push(typeof value === "string" ? { name, value, file: false } : { name, value: "", file: true });
+  });
+  return entries;
+}
+
+function parseUrlencoded(body: Buffer): FormEntry[] {
+  return [...new URLSearchParams(body.toString("utf8"))].map(([name, value]) => ({
+    name,
+    value,
+    file: false,
+  }));
+}
+
+/** Builds the service. Call `listen` to serve it, or `inject` to test it; `close` releases it. */
+export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
+  const now = options.now ?? systemClock;
+  const presenter = options.presenter ?? referencePresenter;
+  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  if (!Number.isSafeInteger(rateLimit) || rateLimit < 0) {
+    throw new RangeError(`rateLimit must be a whole number from 0, got ${rateLimit}`);
+  }
+  if (options.publicUrl !== undefined && !URL.canParse(options.publicUrl)) {
+    throw new RangeError(`publicUrl is not a URL: ${options.publicUrl}`);
+  }
+
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: loggerOptions(options.logger),
+    routerOptions: {
+      querystringParser: parseQueryString,
+      maxParamLength: 1000, // longer ids are still just unknown ids (404), not "URI too long"
+    },
+    // Undecodable paths (`%zz`) name nothing: the JSON 404, not Fastify's own body.
+    frameworkErrors: (error, request, reply) => {
+      const mapped = error.code === "FST_ERR_BAD_URL" ? ApiError.notFound() : error;
+      sendError(request, reply, mapped, presenter.error);
+    },
+  });
+
+  // Open the store after Fastify accepted its options, and close it if anything below fails.
+  const ownsRepository = options.repository === undefined;
+  const repository = options.repository ?? openRepository(options.db ?? ":memory:");
+  try {
+    // Methods Node parses but Fastify does not route by default (PROPFIND, LOCK...) still get a 405.
+    for (const method of METHODS) {
+      if (method !== "CONNECT" && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
+    }
+
+    app.decorateRequest("principal", null);
+    installErrorHandling(app, presenter.error);
+
+    // Only the two form types are parsed; both are read whole under the 64 KiB limit, so an
+    // oversized body of either kind is a 413 from Fastify's own body reader.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser<Buffer>(
+      "multipart/form-data",
+      { parseAs: "buffer", bodyLimit: BODY_LIMIT },
+      (request: FastifyRequest, body: Buffer) => parseMultipart(request.headers["content-type"] ?? "", body),
+    );
+    app.addContentTypeParser<Buffer>(
+      "application/x-www-form-urlencoded",
+      { parseAs: "buffer", bodyLimit: BODY_LIMIT },
+      (_request, body: Buffer, done) => done(null, parseUrlencoded(body)),
+    );
+    app.addContentTypeParser("*", (request, payload, done) => {
+      if (request.method === "POST") {
+        done(ApiError.unsupportedMediaType(request.headers["content-type"]), undefined);
+      } else {
+        // Reads, deletes and 405s take no body: drop it rather than refuse the request.
+        payload.resume();
+        done(null, undefined);
+      }
+    });
+
+    registerNotificationHandlerRoutes(app, {
+      repository,
+      presenter,
+      now,
+      publicUrl: options.publicUrl,
+      authenticate: authenticator(repository, rateLimit > 0 ? new RateLimiter(rateLimit, now) : undefined),
+    });
+
+    if (ownsRepository)
+      app.addHook("onClose", (_instance, done) => {
+        repository.close();
+        done();
+      });
+  } catch (error) {
+    if (ownsRepository) repository.close();
+    throw error;
+  }
+  return app;
+}

@@ -1,0 +1,174 @@
+/** The notification-handler routes: list, create, read, update, delete, and 405 for other methods. */
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onRequestHookHandler,
+} from "fastify";
+import { principalOf } from "../auth";
+import { type Clock, formatDatetime } from "../clock";
+import { ApiError, FORM_CONTENT_TYPES } from "../errors";
+import type { Answer, Presenter } from "../presenter";
+import type { Repository } from "../repository";
+import {
+  type FormEntry,
+  type Validation,
+  parseHandlerCreate,
+  parseHandlerUpdate,
+  parseListQuery,
+} from "../schemas/notification-handlers";
+
+/** What the routes need from the app. */
+export interface NotificationHandlerRoutesOptions {
+  readonly repository: Repository;
+  readonly presenter: Presenter;
+  readonly now: Clock;
+  /** Base of list links; undefined derives it from the request's Host. */
+  readonly publicUrl: string | undefined;
+  /** The onRequest hook that authenticates and rate-limits. */
+  readonly authenticate: onRequestHookHandler;
+}
+
+const COLLECTION = "/api/notification-handlers";
+/** The list and create paths: with and without the trailing slash. */
+export const COLLECTION_PATHS = [COLLECTION, `${COLLECTION}/`] as const;
+/** The read, update and delete path. */
+export const ITEM_PATH = `${COLLECTION}/:id`;
+
+const COLLECTION_METHODS = ["GET", "HEAD", "POST"] as const;
+const ITEM_METHODS = ["GET", "HEAD", "POST", "DELETE"] as const;
+
+/** Parses a path id: plain digits, 1 to 2^53 - 1. Anything else names no handler. */
+export function parseId(raw: string): number | undefined {
+  if (!/^\d{1,16}$/.test(raw)) return undefined;
+  const id = Number(raw);
+  return id >= 1 && Number.isSafeInteger(id) ? id : undefined;
+}
+
+function send(reply: FastifyReply, answer: Answer): FastifyReply {
+  reply.code(answer.status);
+  return answer.body === undefined ? reply.send() : reply.send(answer.body);
+}
+
+function orBadRequest<T>(result: Validation<T>): T {
+  if (!result.ok) throw ApiError.badRequest(result.problems);
+  return result.value;
+}
+
+function mediaType(request: FastifyRequest): string | undefined {
+  return request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+}
+
+/** The parsed form of a create or update; the body parsers already refused other content types. */
+function formOf(request: FastifyRequest): readonly FormEntry[] {
+  const type = mediaType(request);
+  if (!FORM_CONTENT_TYPES.some((t) => t === type)) {
+    throw ApiError.unsupportedMediaType(request.headers["content-type"]);
+  }
+  return Array.isArray(request.body) ? (request.body as FormEntry[]) : [];
+}
+
+function idOf(request: FastifyRequest): number {
+  const id = parseId((request.params as { id?: string }).id ?? "");
+  if (id === undefined) throw ApiError.notFound();
+  return id;
+}
+
+/** Registers the routes on `app`. */
+export function registerNotificationHandlerRoutes(
+  app: FastifyInstance,
+  options: NotificationHandlerRoutesOptions,
+): void {
+  const { repository, presenter, now, authenticate } = options;
+  const publicUrl = options.publicUrl?.replace(/\/+$/, "");
+
+  /** Answers 404 before the body is read when the id names none of the user's handlers. */
+  const requireHandler: onRequestHookHandler = (request, _reply, done: HookHandlerDoneFunction) => {
+    const principal = principalOf(request);
+    if (repository.getHandler(principal.userId, idOf(request)) === undefined) done(ApiError.notFound());
+    else done();
+  };
+
+  const collectionUrl = (request: FastifyRequest): string => {
+    const base = publicUrl ?? `${request.protocol}://${request.host || "localhost"}`;
+    return `${base}${COLLECTION}`;
+  };
+
+  for (const url of COLLECTION_PATHS) {
+    app.get(url, { onRequest: authenticate }, (request, reply) => {
+      const principal = principalOf(request);
+      const query = orBadRequest(parseListQuery(request.query as Record<string, string[]>));
+      const offset = (query.page - 1) * query.resultsPerPage;
+      const { records, total } = repository.listHandlers(
+        principal.userId,
+        query,
+        query.resultsPerPage,
+        offset,
+      );
+      const totalPages = Math.max(1, Math.ceil(total / query.resultsPerPage));
+      return send(
+        reply,
+        presenter.list({
+          records,
+          page: query.page,
+          resultsPerPage: query.resultsPerPage,
+          total,
+          totalPages,
+          collectionUrl: collectionUrl(request),
+          linkParams: query.linkParams,
+        }),
+      );
+    });
+
+    app.post(url, { onRequest: authenticate }, (request, reply) => {
+      const principal = principalOf(request);
+      const data = orBadRequest(parseHandlerCreate(formOf(request)));
+      const record = repository.createHandler(principal.userId, data, formatDatetime(now()));
+      return send(reply, presenter.created(record));
+    });
+  }
+
+  const itemHooks = { onRequest: [authenticate, requireHandler] };
+
+  app.get(ITEM_PATH, itemHooks, (request, reply) => {
+    const record = repository.getHandler(principalOf(request).userId, idOf(request));
+    if (record === undefined) throw ApiError.notFound();
+    return send(reply, presenter.read(record));
+  });
+
+  app.post(ITEM_PATH, itemHooks, (request, reply) => {
+    const { userId } = principalOf(request);
+    const id = idOf(request);
+    const form = formOf(request);
+    // Read again: the handler may have gone while the body arrived. From here on nothing awaits,
+    // so the read, the merge and the write see no other request in between.
+    const current = repository.getHandler(userId, id);
+    if (current === undefined) throw ApiError.notFound();
+    const data = orBadRequest(parseHandlerUpdate(form, current));
+    const record = repository.updateHandler(userId, id, data, formatDatetime(now()));
+    if (record === undefined) throw ApiError.notFound();
+    return send(reply, presenter.updated(record));
+  });
+
+  app.delete(ITEM_PATH, itemHooks, (request, reply) => {
+    const { userId } = principalOf(request);
+    const id = idOf(request);
+    const record = repository.getHandler(userId, id);
+    if (record === undefined || !repository.deleteHandler(userId, id)) throw ApiError.notFound();
+    return send(reply, presenter.deleted(record));
+  });
+
+  // Every other method answers 405 from onRequest: before authentication (the method is wrong
+  // whoever asks) and before any body is parsed (a PUT with JSON is a 405, not a 415).
+  const refuse = (allow: readonly string[]) => ({
+    method: app.supportedMethods.filter((m) => !allow.includes(m)),
+    onRequest: (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) =>
+      done(ApiError.methodNotAllowed(request.method, allow)),
+    handler: () => {
+      throw new Error("unreachable: onRequest refuses every request");
+    },
+  });
+  for (const url of COLLECTION_PATHS) app.route({ url, ...refuse(COLLECTION_METHODS) });
+  app.route({ url: ITEM_PATH, ...refuse(ITEM_METHODS) });
+}
