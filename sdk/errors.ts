@@ -1,0 +1,415 @@
+/**
+ * The client's error chain and the one function that maps an HTTP answer to its class.
+ *
+ * Every error has a stable `code`. Messages carry the server's titles and details and the request
+ * method and path, never credentials: the client redacts its API key from anything a server echoes
+ * before an error is built, and no error stores request headers.
+ */
+
+/** Stable machine-readable error codes. */
+export type ErrorCode =
+  | "notification_handlers_error"
+  | "missing_configuration"
+  | "unexpected_response"
+  | "api_error"
+  | "bad_request"
+  | "validation_error"
+  | "authentication_error"
+  | "plan_limit_exceeded"
+  | "not_found"
+  | "method_not_allowed"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "rate_limited"
+  | "internal_server_error"
+  | "service_not_found"
+  | "connection_error"
+  | "connection_timeout"
+  | "create_outcome_unknown";
+
+/** One entry of an error body, normalized (`status` may arrive as the string "401": Part B). */
+export interface APIErrorEntry {
+  title: string;
+  status?: number;
+  detail?: string;
+  source?: { parameter?: string };
+}
+
+/** Response headers with lower-case names; `authorization` and cookies are never kept. */
+export type ResponseHeaders = Record<string, string>;
+
+/** The base of every error this package throws. */
+export class NotificationHandlersError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: ErrorCode = "notification_handlers_error";
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The client is missing its base URL or API key, or one is malformed. */
+export class MissingConfigurationError extends NotificationHandlersError {
+  override readonly code = "missing_configuration";
+}
+
+/** Where an error happened: the request method and path (path includes any base-URL prefix and the query). */
+export interface RequestInfo {
+  method: string;
+  path: string;
+}
+
+/** The server answered, but with a body this client cannot read as the API's answer. */
+export class UnexpectedResponseError extends NotificationHandlersError {
+  override readonly code: ErrorCode = "unexpected_response";
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  /** The body as received (redacted), for diagnosis. */
+  readonly body: unknown;
+
+  constructor(message: string, status: number, request: RequestInfo, body: unknown) {
+    super(`${request.method} ${request.path}: ${message}`);
+    this.status = status;
+    this.method = request.method;
+    this.path = request.path;
+    this.body = body;
+  }
+}
+
+/** The server answered with an error status. */
+export class APIError extends NotificationHandlersError {
+  override readonly code: ErrorCode = "api_error";
+  /** HTTP status of the answer (not the `status` inside the body). */
+  readonly status: number;
+  /** Response headers, lower-case names. */
+  readonly headers: ResponseHeaders;
+  /** The parsed `errors` entries of the body (empty when the body had none). */
+  readonly errors: APIErrorEntry[];
+  /** The body as received (redacted): parsed JSON, or text for a non-JSON answer. */
+  readonly body: unknown;
+  /** HTTP method of the request. */
+  readonly method: string;
+  /** Path of the request, including any base-URL prefix and the query. */
+  readonly path: string;
+
+  constructor(
+    status: number,
+    headers: ResponseHeaders,
+    body: unknown,
+    request: RequestInfo,
+    message?: string,
+  ) {
+    const errors = parseErrorEntries(body);
+    super(message ?? `${request.method} ${request.path}: ${status} ${describeEntries(errors, status)}`);
+    this.status = status;
+    this.headers = headers;
+    this.errors = errors;
+    this.body = body;
+    this.method = request.method;
+    this.path = request.path;
+  }
+}
+
+/** 400: the request was malformed. */
+export class BadRequestError extends APIError {
+  override readonly code: ErrorCode = "bad_request";
+}
+
+/**
+ * Invalid input: a 400, or the 401 `You must fill all the required fields.` (older: `... all the
+ * fields.`) by which deployed instances report validation failures (Part B). `status` stays the
+ * HTTP status the server sent.
+ */
+export class ValidationError extends BadRequestError {
+  override readonly code = "validation_error";
+}
+
+/** 401: the API key is missing, malformed, unknown or revoked. */
+export class AuthenticationError extends APIError {
+  override readonly code = "authentication_error";
+}
+
+/**
+ * 401 `Your have exceeded the limits of your current plan.` (sic): deployed instances answer this for
+ * a plan limit and also for a handler type that is unknown or switched off on that site (Part B).
+ */
+export class PlanLimitError extends APIError {
+  override readonly code = "plan_limit_exceeded";
+}
+
+/** 404: the handler does not exist (or belongs to another user). */
+export class NotFoundError extends APIError {
+  override readonly code = "not_found";
+}
+
+/** 405: the method is not allowed on this path. */
+export class MethodNotAllowedError extends APIError {
+  override readonly code = "method_not_allowed";
+}
+
+/** 413: the request body is too large. */
+export class PayloadTooLargeError extends APIError {
+  override readonly code = "payload_too_large";
+}
+
+/** 415: the request body's content type is not accepted. */
+export class UnsupportedMediaTypeError extends APIError {
+  override readonly code = "unsupported_media_type";
+}
+
+/** 429: the rate limit was reached. */
+export class RateLimitError extends APIError {
+  override readonly code = "rate_limited";
+  /** Seconds to wait before retrying, from `Retry-After` or `X-RateLimit-Reset`, when the server said. */
+  readonly retryAfter: number | undefined;
+
+  constructor(
+    status: number,
+    headers: ResponseHeaders,
+    body: unknown,
+    request: RequestInfo,
+    message?: string,
+  ) {
+    super(status, headers, body, request, message);
+    this.retryAfter = retryAfterSeconds(headers);
+  }
+}
+
+/** 5xx: the server failed. */
+export class InternalServerError extends APIError {
+  override readonly code = "internal_server_error";
+}
+
+/**
+ * The URL answered, but not as this API: an HTML 404 page (deployed sites with the feature switched
+ * off answer so, before authentication: Part B), a redirect, or any other non-JSON answer. Not a
+ * `NotFoundError`, so "handler gone" and "wrong URL" never look alike.
+ */
+export class ServiceNotFoundError extends APIError {
+  override readonly code = "service_not_found";
+}
+
+/** The request failed on the connection: refused, reset, DNS, TLS. */
+export class APIConnectionError extends NotificationHandlersError {
+  override readonly code: ErrorCode = "connection_error";
+  readonly method: string;
+  readonly path: string;
+
+  constructor(request: RequestInfo, message?: string, options?: { cause?: unknown }) {
+    super(
+      message ?? `${request.method} ${request.path}: connection error${causeText(options?.cause)}`,
+      options,
+    );
+    this.method = request.method;
+    this.path = request.path;
+  }
+}
+
+/** The request did not complete within the timeout. */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  override readonly code = "connection_timeout";
+
+  constructor(request: RequestInfo, timeoutMs: number, options?: { cause?: unknown }) {
+    super(request, `${request.method} ${request.path}: request timed out after ${timeoutMs} ms`, options);
+  }
+}
+
+/**
+ * A create failed on the connection after the request may have reached the server: the handler may
+ * have been created. Never retried (a retry could create it twice); list by name to find out.
+ */
+export class CreateOutcomeUnknownError extends APIConnectionError {
+  override readonly code = "create_outcome_unknown";
+
+  constructor(request: RequestInfo, options: { cause: unknown }) {
+    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    super(
+      request,
+      `${request.method} ${request.path}: the connection failed after the request was sent, so the handler ` +
+        `may have been created; it was not retried, to avoid creating it twice. List the handlers by name ` +
+        `to find out. Cause: ${reason}`,
+      options,
+    );
+  }
+}
+
+function causeText(cause: unknown): string {
+  if (!(cause instanceof Error)) return "";
+  const code = (cause as { code?: unknown }).code;
+  return `: ${cause.message}${typeof code === "string" && !cause.message.includes(code) ? ` (${code})` : ""}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Reads the `errors` entries of a body, tolerating a string `status` and missing fields. */
+export function parseErrorEntries(body: unknown): APIErrorEntry[] {
+  if (!isRecord(body) || !Array.isArray(body.errors)) return [];
+  const entries: APIErrorEntry[] = [];
+  for (const raw of body.errors) {
+    if (!isRecord(raw)) continue;
+    const entry: APIErrorEntry = { title: typeof raw.title === "string" ? raw.title : "" };
+    const status = typeof raw.status === "string" ? Number(raw.status.trim()) : raw.status;
+    if (typeof status === "number" && Number.isInteger(status)) entry.status = status;
+    if (typeof raw.detail === "string") entry.detail = raw.detail;
+    if (isRecord(raw.source) && typeof raw.source.parameter === "string") {
+      entry.source = { parameter: raw.source.parameter };
+    }
+    entries.push(entry);
+  }
+  return entries;
+}
+
+function describeEntries(entries: readonly APIErrorEntry[], status: number): string {
+  const parts = entries
+    .map((e) => {
+      const text = [e.title, e.detail].filter((s): s is string => !!s && s.length > 0).join(": ");
+      const param = e.source?.parameter;
+      return param && !text.includes(param) ? `${text} (parameter ${param})` : text;
+    })
+    .filter((s) => s.length > 0);
+  return parts.length > 0 ? parts.join("; ") : statusText(status);
+}
+
+function statusText(status: number): string {
+  const texts: Record<number, string> = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    413: "Payload Too Large",
+    415: "Unsupported Media Type",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+  };
+  return texts[status] ?? "(no error details in the answer)";
+}
+
+/** Seconds to wait from `Retry-After` (seconds or an HTTP date) or `X-RateLimit-Reset` (seconds), the larger. */
+export function retryAfterSeconds(headers: ResponseHeaders, nowMs: number = Date.now()): number | undefined {
+  const candidates: number[] = [];
+  const retryAfter = headers["retry-after"]?.trim();
+  if (retryAfter) {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds) && seconds >= 0) candidates.push(seconds);
+    else {
+      const date = Date.parse(retryAfter);
+      if (!Number.isNaN(date)) candidates.push(Math.max(0, (date - nowMs) / 1000));
+    }
+  }
+  const reset = resetSeconds(headers["x-ratelimit-reset"], nowMs);
+  if (reset !== undefined) candidates.push(reset);
+  return candidates.length > 0 ? Math.max(...candidates) : undefined;
+}
+
+/**
+ * Reads `X-RateLimit-Reset`: seconds until the window resets (both Part A and B), or, as some
+ * servers send, an epoch timestamp in seconds (told apart by size).
+ */
+export function resetSeconds(value: string | undefined, nowMs: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value.trim());
+  if (!Number.isFinite(n) || n < 0 || value.trim() === "") return undefined;
+  if (n > 1_000_000_000) return Math.max(0, n - nowMs / 1000);
+  return n;
+}
+
+const VALIDATION_TITLE = /you must fill all the (required )?fields/i;
+const PLAN_LIMIT_TITLE = /exceeded the limits of your current plan/i;
+
+function isJSONDocument(body: unknown): boolean {
+  return typeof body === "object" && body !== null;
+}
+
+function contentTypeOf(headers: ResponseHeaders): string {
+  return (headers["content-type"] ?? "").split(";")[0]?.trim() || "no content type";
+}
+
+/**
+ * Maps an answer to its error class. `body` is the parsed JSON document, or the text of a non-JSON
+ * answer (`undefined` when empty). `headers` have lower-case names.
+ */
+export function makeAPIError(
+  status: number,
+  headers: ResponseHeaders,
+  body: unknown,
+  method: string,
+  path: string,
+): APIError {
+  const request = { method, path };
+  const titles = parseErrorEntries(body).map((e) => e.title);
+
+  // A deployed site with the feature off answers an HTML 404 page (Part B); a wrong base URL answers
+  // a web page, a redirect or an empty 404. None of these is a handler that does not exist.
+  if (!isJSONDocument(body) && (status < 400 || status === 404 || status === 405)) {
+    const what =
+      status >= 300 && status < 400 && headers.location
+        ? `a redirect to ${redactURL(headers.location)}`
+        : `${status} with ${body === undefined || body === "" ? "an empty body" : contentTypeOf(headers)}`;
+    return new ServiceNotFoundError(
+      status,
+      headers,
+      body,
+      request,
+      `There is no Notification Handlers API at this URL: ${method} ${path} answered ${what}, not the ` +
+        `API's JSON. Check the base URL, and that the site has notification handlers switched on.`,
+    );
+  }
+
+  switch (status) {
+    case 400:
+      return new ValidationError(status, headers, body, request);
+    case 401:
+      // Deployed instances answer 401 for invalid input and for plan limits (Part B): neither is a bad key.
+      if (titles.some((t) => VALIDATION_TITLE.test(t))) {
+        return new ValidationError(
+          status,
+          headers,
+          body,
+          request,
+          withHint(status, body, request, VALIDATION_HINT),
+        );
+      }
+      if (titles.some((t) => PLAN_LIMIT_TITLE.test(t))) {
+        return new PlanLimitError(status, headers, body, request, withHint(status, body, request, PLAN_HINT));
+      }
+      return new AuthenticationError(status, headers, body, request);
+    case 404:
+      return new NotFoundError(status, headers, body, request);
+    case 405:
+      return new MethodNotAllowedError(status, headers, body, request);
+    case 413:
+      return new PayloadTooLargeError(status, headers, body, request);
+    case 415:
+      return new UnsupportedMediaTypeError(status, headers, body, request);
+    case 429:
+      return new RateLimitError(status, headers, body, request);
+  }
+  if (status >= 500) return new InternalServerError(status, headers, body, request);
+  return new APIError(status, headers, body, request);
+}
+
+const VALIDATION_HINT = "(this server reports invalid input as 401; the API key itself was accepted)";
+const PLAN_HINT =
+  "(this server also answers so when the handler type is unknown or switched off on this site)";
+
+function withHint(status: number, body: unknown, request: RequestInfo, hint: string): string {
+  return `${request.method} ${request.path}: ${status} ${describeEntries(parseErrorEntries(body), status)} ${hint}`;
+}
+
+/** Drops user:password from a URL so it can go into a message. */
+export function redactURL(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.username === "" && parsed.password === "") return url;
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.toString();
+}
