@@ -266,9 +266,13 @@ export function parseErrorEntries(body: unknown): APIErrorEntry[] {
 function describeEntries(entries: readonly APIErrorEntry[], status: number): string {
   const parts = entries
     .map((e) => {
-      const text = [e.title, e.detail].filter((s): s is string => !!s && s.length > 0).join(": ");
+      const title = e.title.trim();
+      const detail = e.detail?.trim() ?? "";
+      const joiner = /[.!?:]$/.test(title) ? " " : ": ";
+      const text = title && detail ? `${title}${joiner}${detail}` : title || detail;
       const param = e.source?.parameter;
-      return param && !text.includes(param) ? `${text} (parameter ${param})` : text;
+      // The reference server's details start with the parameter name; say it only when they do not.
+      return param && !detail.startsWith(`${param} `) ? `${text} (parameter ${param})` : text;
     })
     .filter((s) => s.length > 0);
   return parts.length > 0 ? parts.join("; ") : statusText(status);

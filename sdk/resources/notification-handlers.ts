@@ -87,33 +87,29 @@ function toEnabled(value: unknown): { is_enabled: boolean; is_pending: boolean }
   return { is_enabled: Number.isFinite(n) && n > 0, is_pending: false };
 }
 
-const optionalString = z.unknown().transform((v) => (typeof v === "string" ? v : null));
-
 /**
  * A notification handler as returned, normalized: `id` a number (from a number or numeric string),
  * `type` a string or null (2026 updates store null; a site may add types not in the catalog),
- * `settings` strings only, `is_enabled` boolean plus `is_pending` for 2026's `2`. Extra fields such
- * as `user_id` are dropped.
+ * `settings` strings only, `is_enabled` boolean plus `is_pending` for 2026's `2`, `datetime` always a
+ * string. Extra fields such as `user_id` are dropped. Only a missing or unusable `id` fails.
  */
-export const NotificationHandler = z
-  .object({
-    id: z.unknown().transform((v, ctx) => {
-      const id = toId(v);
-      if (id === null) {
-        ctx.addIssue({ code: "custom", message: "id is not a positive integer" });
-        return z.NEVER;
-      }
-      return id;
-    }),
-    type: z.unknown().transform((v) => (typeof v === "string" && v.trim() !== "" ? v : null)),
-    name: z.unknown().transform(settingString),
-    settings: z.unknown().transform(toSettings),
-    is_enabled: z.unknown(),
-    last_datetime: optionalString,
-    // Always present in every version; "" rather than a failure if a server ever leaves it out.
-    datetime: z.unknown().transform((v) => (typeof v === "string" ? v : "")),
-  })
-  .transform(({ is_enabled, ...rest }) => ({ ...rest, ...toEnabled(is_enabled) }));
+export const NotificationHandler = z.record(z.string(), z.unknown()).transform((raw, ctx) => {
+  const id = toId(raw.id);
+  if (id === null) {
+    ctx.addIssue({ code: "custom", message: "id is not a positive integer", path: ["id"] });
+    return z.NEVER;
+  }
+  return {
+    id,
+    type: typeof raw.type === "string" && raw.type.trim() !== "" ? raw.type : null,
+    name: settingString(raw.name),
+    settings: toSettings(raw.settings),
+    ...toEnabled(raw.is_enabled),
+    last_datetime: typeof raw.last_datetime === "string" ? raw.last_datetime : null,
+    // Present in every version; "" rather than a failure if a server ever leaves it out.
+    datetime: typeof raw.datetime === "string" ? raw.datetime : "",
+  };
+});
 /** A notification handler as returned, normalized. */
 export type NotificationHandler = z.infer<typeof NotificationHandler>;
 

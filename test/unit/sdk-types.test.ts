@@ -1,0 +1,202 @@
+import { describe, expect, expectTypeOf, it } from "vitest";
+import {
+  NotificationHandler,
+  formatDatetime,
+  parseJSONKeepingBigIntegers,
+  typeSettings,
+  type NotificationHandlerCreateParams,
+  type NotificationHandlerListParams,
+  type NotificationHandlerUpdateParams,
+} from "../../sdk/resources/notification-handlers";
+
+const base = { id: 7, type: "email", name: "Ops", last_datetime: null, datetime: "2025-01-02 03:04:05" };
+
+describe("NotificationHandler (reading)", () => {
+  it("reads the reference server's shape as is", () => {
+    expect(NotificationHandler.parse({ ...base, settings: { email: "a@b.co" }, is_enabled: true })).toEqual({
+      id: 7,
+      type: "email",
+      name: "Ops",
+      settings: { email: "a@b.co" },
+      is_enabled: true,
+      is_pending: false,
+      last_datetime: null,
+      datetime: "2025-01-02 03:04:05",
+    });
+  });
+
+  it("reads is_enabled as boolean, 0/1/2 and '0'/'1' (2 = enabled, pending confirmation)", () => {
+    const read = (is_enabled: unknown) => {
+      const h = NotificationHandler.parse({ ...base, settings: {}, is_enabled });
+      return [h.is_enabled, h.is_pending];
+    };
+    expect(read(true)).toEqual([true, false]);
+    expect(read(false)).toEqual([false, false]);
+    expect(read(1)).toEqual([true, false]);
+    expect(read(0)).toEqual([false, false]);
+    expect(read(2)).toEqual([true, true]);
+    expect(read("1")).toEqual([true, false]);
+    expect(read("0")).toEqual([false, false]);
+    expect(read("2")).toEqual([true, true]);
+    expect(read(null)).toEqual([false, false]);
+  });
+
+  it("reads settings sent as a JSON-encoded string", () => {
+    const h = NotificationHandler.parse({ ...base, settings: '{"email":"a@b.co"}', is_enabled: 1 });
+    expect(h.settings).toEqual({ email: "a@b.co" });
+  });
+
+  it("keeps extra settings keys, as strings (email_is_confirmed, activation_code)", () => {
+    const h = NotificationHandler.parse({
+      ...base,
+      settings: { email: "a@b.co", email_is_confirmed: 0, activation_code: "abc" },
+      is_enabled: 2,
+    });
+    expect(h.settings).toEqual({ email: "a@b.co", email_is_confirmed: "0", activation_code: "abc" });
+    expect(typeSettings(h)).toEqual({ email: "a@b.co" });
+  });
+
+  it("reads a whatsapp number stored as an integer as its digits", () => {
+    const h = NotificationHandler.parse({ ...base, type: "whatsapp", settings: { whatsapp: 15551234567 } });
+    expect(h.settings).toEqual({ whatsapp: "15551234567" });
+    const fromString = NotificationHandler.parse({
+      ...base,
+      type: "whatsapp",
+      settings: '{"whatsapp":15551234567}',
+    });
+    expect(fromString.settings).toEqual({ whatsapp: "15551234567" });
+  });
+
+  it("keeps integers too large for a double exact when settings is a JSON string", () => {
+    expect(parseJSONKeepingBigIntegers('{"n":123456789012345678901}')).toEqual({
+      n: "123456789012345678901",
+    });
+  });
+
+  it("reads PHP's [] for empty settings, and tolerates null or unparsable settings", () => {
+    const read = (settings: unknown) => NotificationHandler.parse({ ...base, settings }).settings;
+    expect(read([])).toEqual({});
+    expect(read(null)).toEqual({});
+    expect(read("not json")).toEqual({});
+    expect(read(undefined)).toEqual({});
+  });
+
+  it("reads a null type (2026 damage) and a type not in the catalog without failing", () => {
+    const damaged = NotificationHandler.parse({ ...base, type: null, settings: { "": "" }, is_enabled: 1 });
+    expect(damaged.type).toBeNull();
+    expect(damaged.settings).toEqual({ "": "" });
+    expect(typeSettings(damaged)).toEqual({});
+    const custom = NotificationHandler.parse({
+      ...base,
+      type: "push_subscriber_id",
+      settings: { push: "x" },
+    });
+    expect(custom.type).toBe("push_subscriber_id");
+    expect(typeSettings(custom)).toEqual({});
+  });
+
+  it("reads ids as numbers or numeric strings and drops extra fields such as user_id", () => {
+    const h = NotificationHandler.parse({ ...base, id: "42", user_id: 3, settings: {} });
+    expect(h.id).toBe(42);
+    expect(h).not.toHaveProperty("user_id");
+  });
+
+  it("rejects a handler without a usable id", () => {
+    expect(NotificationHandler.safeParse({ ...base, id: null }).success).toBe(false);
+    expect(NotificationHandler.safeParse({ ...base, id: "x" }).success).toBe(false);
+  });
+
+  it("has the documented normalized type", () => {
+    expectTypeOf<NotificationHandler>().toEqualTypeOf<{
+      id: number;
+      type: string | null;
+      name: string;
+      settings: Record<string, string>;
+      is_enabled: boolean;
+      is_pending: boolean;
+      last_datetime: string | null;
+      datetime: string;
+    }>();
+  });
+});
+
+describe("parameter types", () => {
+  it("create: a union discriminated by type; each type's fields required, other types' fields rejected", () => {
+    const ok: NotificationHandlerCreateParams[] = [
+      { name: "a", type: "email", email: "a@b.co" },
+      { name: "a", type: "telegram", telegram: "1:x", telegram_chat_id: "-1", is_enabled: false },
+      { name: "a", type: "internal_notification" },
+      {
+        name: "a",
+        type: "x",
+        x_consumer_key: "k",
+        x_consumer_secret: "s",
+        x_access_token: "t",
+        x_access_token_secret: "u",
+      },
+    ];
+    expect(ok).toHaveLength(4);
+    // @ts-expect-error a field of another type does not compile
+    const other: NotificationHandlerCreateParams = {
+      name: "a",
+      type: "email",
+      email: "a@b.co",
+      webhook: "https://x",
+    };
+    // @ts-expect-error the type's fields are required
+    const missing: NotificationHandlerCreateParams = { name: "a", type: "telegram", telegram: "1:x" };
+    // @ts-expect-error name is required
+    const noName: NotificationHandlerCreateParams = { type: "internal_notification" };
+    // @ts-expect-error the type must be one of the catalog
+    const badType: NotificationHandlerCreateParams = { name: "a", type: "pager" };
+    expect([other, missing, noName, badType]).toHaveLength(4);
+  });
+
+  it("update: all optional without type; with type, that type's fields required", () => {
+    const ok: NotificationHandlerUpdateParams[] = [
+      {},
+      { is_enabled: false },
+      { name: "b", email: "c@d.co" },
+      { type: "slack", slack: "https://hooks.slack.test/x" },
+      { type: "internal_notification", name: "n" },
+    ];
+    expect(ok).toHaveLength(5);
+    // @ts-expect-error switching type requires the new type's fields
+    const switchMissing: NotificationHandlerUpdateParams = { type: "whatsapp" };
+    // @ts-expect-error with a type, another type's field does not compile
+    const switchOther: NotificationHandlerUpdateParams = {
+      type: "slack",
+      slack: "https://x",
+      email: "a@b.co",
+    };
+    // @ts-expect-error unknown keys do not compile
+    const unknownKey: NotificationHandlerUpdateParams = { colour: "red" };
+    expect([switchMissing, switchOther, unknownKey]).toHaveLength(3);
+  });
+
+  it("list: every SERVICE.md 4.1 parameter, typed", () => {
+    const params: NotificationHandlerListParams = {
+      search: "ops",
+      search_by: "name",
+      is_enabled: true,
+      type: "webhook",
+      datetime_field: "last_datetime",
+      datetime_start: "2025-01-01 00:00:00",
+      datetime_end: new Date(),
+      order_by: "name",
+      order_type: "ASC",
+      page: 2,
+      results_per_page: 50,
+    };
+    expect(Object.keys(params)).toHaveLength(11);
+    // @ts-expect-error results_per_page is one of the allowed sizes
+    const badSize: NotificationHandlerListParams = { results_per_page: 30 };
+    // @ts-expect-error order_by is one of the allowed fields
+    const badOrder: NotificationHandlerListParams = { order_by: "type" };
+    expect([badSize, badOrder]).toHaveLength(2);
+  });
+
+  it("formats Date filters as Y-m-d H:i:s in UTC", () => {
+    expect(formatDatetime(new Date(Date.UTC(2025, 0, 2, 3, 4, 5)))).toBe("2025-01-02 03:04:05");
+  });
+});
