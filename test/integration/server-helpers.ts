@@ -1,0 +1,177 @@
+/** Shared set-up of the server tests: a real server on 127.0.0.1 port 0, keys, a clock, requests. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { FastifyInstance } from "fastify";
+import { type BuildAppOptions, buildApp, openRepository, type Repository } from "../../server/app";
+
+/** The compiled command line, built by `npm run build`. */
+export const CLI = join(__dirname, "..", "..", "dist", "server", "main.js");
+
+/** 2024-01-01 00:00:00 UTC, where test clocks start. */
+export const EPOCH = Date.UTC(2024, 0, 1);
+
+/** A clock the test moves by hand. */
+export interface ManualClock {
+  now: () => number;
+  advance: (ms: number) => void;
+}
+
+/** A clock at `start` that moves only when told. */
+export function manualClock(start = EPOCH): ManualClock {
+  let t = start;
+  return { now: () => t, advance: (ms) => void (t += ms) };
+}
+
+/** What a test gets back from a request. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body, or undefined when there is none. */
+  json: unknown;
+}
+
+/** How to send a request. */
+export interface CallOptions {
+  key?: string;
+  /** Sent as multipart/form-data. */
+  form?: Record<string, string> | FormData;
+  /** Sent as application/x-www-form-urlencoded. */
+  urlencoded?: Record<string, string> | string;
+  body?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+/** A running test server. */
+export interface TestServer {
+  app: FastifyInstance;
+  repository: Repository;
+  url: string;
+  clock: ManualClock;
+  /** A new key for `user`, creating the user if needed. */
+  key(user?: string): string;
+  call(method: string, path: string, options?: CallOptions): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+/** Builds a form from plain fields. */
+export function formOf(fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  return form;
+}
+
+/** Sends one request to `url` the way a client would. */
+export async function call(
+  url: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Answer> {
+  const headers = new Headers(options.headers);
+  if (options.key !== undefined) headers.set("authorization", `Bearer ${options.key}`);
+  let body: RequestInit["body"];
+  if (options.form !== undefined) {
+    body = options.form instanceof FormData ? options.form : formOf(options.form);
+  } else if (options.urlencoded !== undefined) {
+    body = new URLSearchParams(options.urlencoded).toString();
+    headers.set("content-type", "application/x-www-form-urlencoded");
+  } else if (options.body !== undefined) {
+    body = options.body;
+  }
+  const response = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+  const text = await response.text();
+  const isJson = response.headers.get("content-type")?.startsWith("application/json") === true && text !== "";
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: isJson ? JSON.parse(text) : undefined,
+  };
+}
+
+/**
+ * Starts the app on 127.0.0.1 port 0 over an in-memory store, with a manual clock. The rate limit is
+ * off unless asked for, so tests that are not about it can make as many requests as they like.
+ */
+export async function startServer(
+  options: Omit<BuildAppOptions, "repository" | "db"> = {},
+): Promise<TestServer> {
+  const clock = manualClock();
+  const repository = openRepository(":memory:");
+  const app = buildApp({ now: clock.now, rateLimit: 0, ...options, repository });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === "string") throw new Error("no TCP address");
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    repository,
+    url,
+    clock,
+    key: (user = "alice") =>
+      repository.createApiKey(repository.ensureUser(user, "2024-01-01 00:00:00"), "2024-01-01 00:00:00"),
+    call: (method, path, callOptions) => call(url, method, path, callOptions),
+    close: async () => {
+      await app.close();
+      repository.close();
+    },
+  };
+}
+
+/** The `errors` array of an error answer. */
+export function errorsOf(answer: Answer): Array<{
+  title: string;
+  status: number;
+  detail?: string;
+  source?: { parameter: string };
+}> {
+  return (answer.json as { errors: never[] }).errors;
+}
+
+/** The parameters an error answer names, in order. */
+export function parametersOf(answer: Answer): Array<string | undefined> {
+  return errorsOf(answer).map((e) => e.source?.parameter);
+}
+
+/** A CLI process started by a test. */
+export interface CliProcess {
+  child: ChildProcess;
+  /** Resolves to the first line of stdout. */
+  firstLine: Promise<string>;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the compiled CLI with `args`, using the same Node binary as the tests. */
+export function startCli(args: readonly string[], cwd?: string): CliProcess {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exited = once(child, "exit").then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
+  const lines = createInterface({ input: child.stdout });
+  const firstLine = new Promise<string>((resolve, reject) => {
+    lines.once("line", resolve);
+    void exited.then(({ code }) => reject(new Error(`CLI exited (${code}) before printing: ${stderr}`)));
+  });
+  return { child, firstLine, stderr: () => stderr, exited };
+}
+
+/** Runs the compiled CLI to completion. */
+export async function runCli(
+  args: readonly string[],
+  cwd?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const [code] = (await once(child, "close")) as [number | null];
+  return { code, stdout, stderr };
+}
