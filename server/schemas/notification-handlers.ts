@@ -50,8 +50,15 @@ export function parseBoolean(raw: string): boolean | undefined {
   }
 }
 
+/** A form reduced to one value per known field, and the names already reported as wrong. */
+interface CollectedFields {
+  readonly fields: ReadonlyMap<string, string>;
+  /** Reported names, so they are not also reported as missing. */
+  readonly refused: ReadonlySet<string>;
+}
+
 /** Reduces a form to one value per known field, reporting unknown, file and repeated fields. */
-function collectFields(entries: readonly FormEntry[], problems: Problem[]): Map<string, string> {
+function collectFields(entries: readonly FormEntry[], problems: Problem[]): CollectedFields {
   const fields = new Map<string, string>();
   const reported = new Set<string>();
   const report = (name: string, reason: string) => {
@@ -67,7 +74,7 @@ function collectFields(entries: readonly FormEntry[], problems: Problem[]): Map<
   }
   // A repeated field is ambiguous: drop it rather than guess which value was meant.
   for (const name of reported) fields.delete(name);
-  return fields;
+  return { fields, refused: reported };
 }
 
 function checkName(raw: string, problems: Problem[]): string {
@@ -95,7 +102,7 @@ function checkEnabled(raw: string, problems: Problem[]): boolean | undefined {
  * in catalog order.
  */
 function checkSettings(
-  fields: ReadonlyMap<string, string>,
+  { fields, refused }: CollectedFields,
   type: HandlerType | undefined,
   required: boolean,
   foreignHint: (owner: HandlerType) => string,
@@ -117,7 +124,8 @@ function checkSettings(
   for (const spec of fieldsOf(type)) {
     const raw = fields.get(spec.field);
     if (raw !== undefined) settings[spec.field] = raw.trim();
-    else if (required) problems.push(fieldProblem(spec.field, `is required for type ${type}`));
+    else if (required && !refused.has(spec.field))
+      problems.push(fieldProblem(spec.field, `is required for type ${type}`));
   }
   return settings;
 }
@@ -125,17 +133,18 @@ function checkSettings(
 /** Validates a create form: name, type and every field of that type; `is_enabled` defaults to true. */
 export function parseHandlerCreate(entries: readonly FormEntry[]): Validation<HandlerData> {
   const problems: Problem[] = [];
-  const fields = collectFields(entries, problems);
+  const collected = collectFields(entries, problems);
+  const { fields, refused } = collected;
   const rawName = fields.get("name");
   const rawType = fields.get("type");
   const rawEnabled = fields.get("is_enabled");
-  if (rawName === undefined) problems.push(fieldProblem("name", "is required"));
-  if (rawType === undefined) problems.push(fieldProblem("type", "is required"));
+  if (rawName === undefined && !refused.has("name")) problems.push(fieldProblem("name", "is required"));
+  if (rawType === undefined && !refused.has("type")) problems.push(fieldProblem("type", "is required"));
   const name = rawName === undefined ? "" : checkName(rawName, problems);
   const type = rawType === undefined ? undefined : checkType(rawType, problems);
   const isEnabled = rawEnabled === undefined ? true : checkEnabled(rawEnabled, problems);
   const settings = checkSettings(
-    fields,
+    collected,
     type,
     true,
     (owner) => `belongs to type ${owner}, not ${type}`,
@@ -155,7 +164,8 @@ export function parseHandlerUpdate(
   current: HandlerData,
 ): Validation<HandlerData> {
   const problems: Problem[] = [];
-  const fields = collectFields(entries, problems);
+  const collected = collectFields(entries, problems);
+  const { fields } = collected;
   const rawName = fields.get("name");
   const rawType = fields.get("type");
   const rawEnabled = fields.get("is_enabled");
@@ -170,7 +180,7 @@ export function parseHandlerUpdate(
     ? (owner: HandlerType) => `belongs to type ${owner}, not ${target}`
     : (owner: HandlerType) =>
         `belongs to type ${owner}, not ${current.type}; send type=${owner} with all its fields to switch`;
-  const sent = checkSettings(fields, target, switching, hint, problems);
+  const sent = checkSettings(collected, target, switching, hint, problems);
   if (problems.length > 0 || isEnabled === undefined) return { ok: false, problems };
   const type = target ?? current.type;
   const settings = switching ? sent : { ...current.settings, ...sent };

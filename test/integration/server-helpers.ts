@@ -51,9 +51,9 @@ export interface TestServer {
   url: string;
   clock: ManualClock;
   /** A new key for `user`, creating the user if needed. */
-  key(user?: string): string;
-  call(method: string, path: string, options?: CallOptions): Promise<Answer>;
-  close(): Promise<void>;
+  key: (user?: string) => string;
+  call: (method: string, path: string, options?: CallOptions) => Promise<Answer>;
+  close: () => Promise<void>;
 }
 
 /** Builds a form from plain fields. */
