@@ -46,6 +46,11 @@ interface Settings {
   updateStrategy: UpdateStrategy;
 }
 
+const env = (name: string): string | undefined => {
+  const value = process.env[name];
+  return value === undefined || value === "" ? undefined : value;
+};
+
 const state: {
   settings: Settings;
   client: NotificationHandlersClient | undefined;
@@ -54,8 +59,8 @@ const state: {
   claimed: Set<number>;
 } = {
   settings: {
-    baseUrl: process.env.NOTIFICATION_HANDLERS_BASE_URL,
-    apiKey: process.env.NOTIFICATION_HANDLERS_API_KEY,
+    baseUrl: env("NOTIFICATION_HANDLERS_BASE_URL"),
+    apiKey: env("NOTIFICATION_HANDLERS_API_KEY"),
     updateStrategy: "in-place",
   },
   client: undefined,
@@ -83,8 +88,8 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
     );
   }
   state.settings = {
-    baseUrl: get(CONFIG_KEYS.baseUrl) ?? process.env.NOTIFICATION_HANDLERS_BASE_URL,
-    apiKey: get(CONFIG_KEYS.apiKey) ?? process.env.NOTIFICATION_HANDLERS_API_KEY,
+    baseUrl: get(CONFIG_KEYS.baseUrl) ?? env("NOTIFICATION_HANDLERS_BASE_URL"),
+    apiKey: get(CONFIG_KEYS.apiKey) ?? env("NOTIFICATION_HANDLERS_API_KEY"),
     updateStrategy: (strategy as UpdateStrategy | undefined) ?? "in-place",
   };
   return Promise.resolve();

@@ -1,0 +1,176 @@
+/**
+ * What a user sees when something is wrong, under the real engine: invalid inputs fail the preview
+ * naming the property with no write to the API; a missing key and an unreachable server give a clear
+ * error and record nothing; secrets never reach the state in plain text.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { createStack, pkg, providerConfig, startServer, type TestServer, type TestStack } from "./harness";
+
+let server: TestServer;
+const stacks: TestStack[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  for (const s of stacks) await s.dispose();
+  await server.close();
+});
+
+async function track(s: Promise<TestStack>): Promise<TestStack> {
+  const stack = await s;
+  stacks.push(stack);
+  return stack;
+}
+
+function resourcesIn(state: string): string[] {
+  const parsed = JSON.parse(state) as { checkpoint: { latest?: { resources?: { type: string }[] } } };
+  return (parsed.checkpoint.latest?.resources ?? []).map((r) => r.type).filter((t) => t.includes("NotificationHandler"));
+}
+
+describe("invalid inputs", () => {
+  const cases: { what: string; args: Record<string, unknown>; expected: string[] }[] = [
+    {
+      what: "a malformed email address",
+      args: { type: "email", email: "not-an-address" },
+      expected: ["property email value", "must be an email address"],
+    },
+    {
+      what: "a phone number not in E.164",
+      args: { type: "whatsapp", whatsapp: "555-1234" },
+      expected: ["property whatsapp value", "must be a phone number in E.164 form"],
+    },
+    {
+      // A program in plain JavaScript can pass what TypeScript refuses.
+      what: "an http Slack URL, a field of another type and a name too long",
+      args: { type: "slack", slack: "http://insecure.example.com", email: "a@b.co", name: "x".repeat(129) },
+      expected: [
+        "property slack value",
+        "must be an absolute https URL",
+        "property email value",
+        "belongs to type email, not slack",
+        "property name value",
+        "must be at most 128 characters",
+      ],
+    },
+    {
+      what: "a missing field of the type",
+      args: { type: "telegram", telegramChatId: "-100" },
+      expected: ["property telegram", "is required for type telegram"],
+    },
+  ];
+
+  it.each(cases)("$what fails the preview naming the property, with no request to the API", async ({ args, expected }) => {
+    const key = server.newKey();
+    const { NotificationHandler } = pkg();
+    const s = await track(
+      createStack({
+        config: providerConfig(server.url, key),
+        program: () => {
+          new NotificationHandler("bad", args as never);
+          return Promise.resolve({});
+        },
+      }),
+    );
+    const mark = server.served.length;
+    const error = await s.preview().then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error).toBeInstanceOf(Error);
+    for (const text of expected) expect(error?.message).toContain(text);
+    expect(server.countSince(mark).total).toBe(0);
+
+    await expect(s.up()).rejects.toThrow(expected[1] ?? "");
+    expect(server.countSince(mark).total).toBe(0);
+    expect(server.handlers(key)).toEqual([]);
+  });
+});
+
+describe("configuration errors", () => {
+  it("a missing API key fails the preview saying how to set it, and nothing is created", async () => {
+    const { NotificationHandler } = pkg();
+    const s = await track(
+      createStack({
+        config: { "notification-handlers:baseUrl": server.url },
+        program: () => {
+          new NotificationHandler("h", { type: "internal_notification" });
+          return Promise.resolve({});
+        },
+      }),
+    );
+    const mark = server.served.length;
+    const error = await s.up().then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain("pulumi config set --secret notification-handlers:apiKey");
+    expect(error?.message).toContain("NOTIFICATION_HANDLERS_API_KEY");
+    expect(server.countSince(mark).total).toBe(0);
+    expect(resourcesIn(await s.exportState())).toEqual([]);
+  });
+
+  it("an unreachable server gives a clear error and records nothing as created", async () => {
+    const { NotificationHandler } = pkg();
+    const gone = await startServer();
+    const url = gone.url;
+    await gone.close();
+    const s = await track(
+      createStack({
+        config: providerConfig(url, "any-key"),
+        program: () => {
+          new NotificationHandler("h", { type: "internal_notification" });
+          return Promise.resolve({});
+        },
+      }),
+    );
+    const error = await s.up().then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(/could not connect|ECONNREFUSED|connection/i);
+    expect(error?.message).not.toContain("any-key");
+    expect(resourcesIn(await s.exportState())).toEqual([]);
+  });
+});
+
+describe("secrets", () => {
+  it("keeps credentials and the API key out of the exported state", async () => {
+    const key = server.newKey();
+    const { NotificationHandler } = pkg();
+    const secrets = {
+      slack: "https://hooks.slack.com/services/T0SECRET/B0SECRET/slack-secret-value",
+      telegram: "123456:telegram-secret-token",
+      x: ["x-consumer-key-secret", "x-consumer-secret-secret", "x-access-token-secret", "x-access-token-secret-secret"],
+      webhook: "https://example.com/hooks/webhook-secret-path",
+    };
+    const s = await track(
+      createStack({
+        config: providerConfig(server.url, key),
+        program: () => {
+          // Passed as plain strings: the resource makes them secret itself.
+          new NotificationHandler("slack", { type: "slack", slack: secrets.slack });
+          new NotificationHandler("telegram", { type: "telegram", telegram: secrets.telegram, telegramChatId: "-1001" });
+          new NotificationHandler("x", {
+            type: "x",
+            xConsumerKey: secrets.x[0] ?? "",
+            xConsumerSecret: secrets.x[1] ?? "",
+            xAccessToken: secrets.x[2] ?? "",
+            xAccessTokenSecret: secrets.x[3] ?? "",
+          });
+          new NotificationHandler("webhook", { type: "webhook", webhook: secrets.webhook });
+          return Promise.resolve({});
+        },
+      }),
+    );
+    await s.up();
+    expect(server.handlers(key)).toHaveLength(4);
+    const state = await s.exportState();
+    for (const value of [key, secrets.slack, secrets.telegram, ...secrets.x, secrets.webhook]) {
+      expect(state.includes(value), "a secret value is in the state file").toBe(false);
+    }
+    expect(state).toContain("NotificationHandler::slack"); // the state file is the right one
+    for (const text of s.output) expect(text.includes(key), "the API key is in the engine output").toBe(false);
+  });
+});

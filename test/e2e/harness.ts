@@ -1,0 +1,213 @@
+/**
+ * What the e2e tests share: a reference server in this process (so requests can be counted at the
+ * server), and Pulumi stacks driven by the real engine through the Automation API, offline.
+ *
+ * Programs run inline (`pulumi up --client`), so the engine needs no Node.js language host; the
+ * provider and the examples are loaded from the compiled package by plain `require`, so the provider
+ * closure that Pulumi serializes is the package's own code.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+
+import type * as automation from "@pulumi/pulumi/automation";
+import { inject } from "vitest";
+
+import { buildApp, openRepository, type HandlerRecord, type Repository } from "../../server/app";
+
+export const ROOT = resolve(__dirname, "..", "..");
+const nativeRequire = createRequire(join(ROOT, "package.json"));
+
+/** The compiled package, loaded natively (not through the test runner's transform). */
+export type Package = typeof import("../../index");
+export const pkg = (): Package => nativeRequire("pulumi-notification-handlers") as Package;
+const auto = (): typeof automation => nativeRequire("@pulumi/pulumi/automation") as typeof automation;
+
+/** One request the server answered. */
+export interface Served {
+  method: string;
+  path: string;
+  status: number;
+}
+
+/** A reference server listening on 127.0.0.1, port 0, counting what it serves. */
+export interface TestServer {
+  url: string;
+  repository: Repository;
+  served: Served[];
+  /** A new API key for a new user. */
+  newKey(user?: string): string;
+  /** The handlers of a key's user, read from the store (no request is served), oldest first. */
+  handlers(key: string): HandlerRecord[];
+  /** Changes a handler in the store, as an edit in the web UI would (no request is served). */
+  edit(key: string, id: number, change: Partial<Pick<HandlerRecord, "name" | "isEnabled" | "settings">>): void;
+  /** Deletes a handler from the store, as the web UI would. */
+  drop(key: string, id: number): void;
+  /** Requests served since `mark` (an index into `served`), by kind. */
+  countSince(mark: number): { lists: number; reads: number; writes: number; total: number };
+  close(): Promise<void>;
+}
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions {
+  rateLimit?: number;
+  emulate?: string;
+}
+
+/** Starts the reference server in this process. */
+export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
+  const repository = openRepository(":memory:");
+  const app = await buildApp({ repository, rateLimit: options.rateLimit ?? 0, ...emulation(options.emulate) });
+  const served: Served[] = [];
+  app.addHook("onResponse", (request, reply, done) => {
+    served.push({ method: request.method, path: request.url.split("?")[0] ?? "", status: reply.statusCode });
+    done();
+  });
+  const url = await app.listen({ host: "127.0.0.1", port: 0 });
+  return {
+    url,
+    repository,
+    served,
+    newKey(user = `user-${randomUUID()}`) {
+      return repository.createApiKey(repository.ensureUser(user, stamp()), stamp());
+    },
+    handlers(key) {
+      return repository.listHandlers(userOf(repository, key), LIST_ALL, 10_000, 0).records.slice();
+    },
+    edit(key, id, change) {
+      const user = userOf(repository, key);
+      const current = repository.getHandler(user, id);
+      if (current === undefined) throw new Error(`no handler ${id}`);
+      repository.updateHandler(user, id, { ...current, ...change }, stamp());
+    },
+    drop(key, id) {
+      repository.deleteHandler(userOf(repository, key), id);
+    },
+    countSince(mark) {
+      const slice = served.slice(mark);
+      const isList = (s: Served): boolean => s.method === "GET" && /\/api\/notification-handlers\/?$/.test(s.path);
+      const lists = slice.filter(isList).length;
+      const reads = slice.filter((s) => s.method === "GET" && !isList(s)).length;
+      const writes = slice.filter((s) => s.method !== "GET").length;
+      return { lists, reads, writes, total: slice.length };
+    },
+    async close() {
+      await app.close();
+      repository.close();
+    },
+  };
+}
+
+const LIST_ALL = {
+  datetimeField: "datetime",
+  orderBy: "notification_handler_id",
+  orderType: "ASC",
+} as const;
+
+const stamp = (): string => new Date().toISOString().slice(0, 19).replace("T", " ");
+
+function userOf(repository: Repository, key: string): number {
+  const principal = repository.authenticate(key);
+  if (principal === undefined) throw new Error("unknown key");
+  return principal.userId;
+}
+
+function emulation(version: string | undefined): Record<string, unknown> {
+  if (version === undefined) return {};
+  const app = nativeRequire("pulumi-notification-handlers/server") as Record<string, unknown>;
+  const make = app.emulationOptions as ((v: string) => Record<string, unknown>) | undefined;
+  if (make === undefined) throw new Error("the server has no emulation of deployed versions");
+  return make(version);
+}
+
+/** A stack of an inline program, with its own state backend and work folder. */
+export interface TestStack {
+  stack: automation.Stack;
+  /** Everything the engine printed, per operation. */
+  output: string[];
+  up(): Promise<automation.UpResult>;
+  preview(): Promise<automation.PreviewResult>;
+  refresh(): Promise<automation.RefreshResult>;
+  destroy(): Promise<automation.DestroyResult>;
+  /** The stack's state file as the backend stores it (secrets encrypted). */
+  exportState(): Promise<string>;
+  dispose(): Promise<void>;
+}
+
+/** Options of {@link createStack}. */
+export interface CreateStackOptions {
+  program: automation.PulumiFn;
+  projectName?: string;
+  /** Stack config; values given as `{ secret }` are set with `--secret`. */
+  config?: Record<string, string | { secret: string }>;
+  /** Extra environment for the engine and the provider (none of the caller's NOTIFICATION_HANDLERS_*). */
+  env?: Record<string, string>;
+}
+
+/** Creates a stack whose engine runs offline: file backend, passphrase secrets, no downloads. */
+export async function createStack(options: CreateStackOptions): Promise<TestStack> {
+  const a = auto();
+  const binDir = inject("engineBinDir");
+  // The work folder sits inside the repository so the engine's dynamic-provider plugin, started
+  // there, resolves @pulumi/pulumi and this package from the repository's node_modules.
+  const workDir = join(ROOT, ".e2e-work", randomUUID());
+  await mkdir(workDir, { recursive: true });
+  const home = await mkdtemp(join(tmpdir(), "nh-e2e-"));
+  const backend = join(home, "state");
+  await mkdir(backend);
+  const projectName = options.projectName ?? "e2e";
+  const env: Record<string, string> = {
+    PATH: [binDir, dirname(process.execPath), process.env.PATH ?? ""].join(":"),
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_SKIP_CONFIRMATIONS: "true",
+    NOTIFICATION_HANDLERS_BASE_URL: "",
+    NOTIFICATION_HANDLERS_API_KEY: "",
+    ...options.env,
+  };
+  const pulumiCommand = await a.PulumiCommand.get({ root: dirname(binDir) });
+  const stack = await a.LocalWorkspace.createOrSelectStack(
+    { stackName: "test", projectName, program: options.program },
+    {
+      workDir,
+      pulumiHome: home,
+      pulumiCommand,
+      envVars: env,
+      projectSettings: { name: projectName, runtime: "nodejs", backend: { url: `file://${backend}` } },
+    },
+  );
+  for (const [key, value] of Object.entries(options.config ?? {})) {
+    await stack.setConfig(key, typeof value === "string" ? { value } : { value: value.secret, secret: true });
+  }
+  const output: string[] = [];
+  const capture = (): { onOutput: (s: string) => void } => {
+    output.push("");
+    return {
+      onOutput: (s: string) => {
+        output[output.length - 1] += s;
+      },
+    };
+  };
+  return {
+    stack,
+    output,
+    up: () => stack.up(capture()),
+    preview: () => stack.preview(capture()),
+    refresh: () => stack.refresh(capture()),
+    destroy: () => stack.destroy(capture()),
+    exportState: () => readFile(join(backend, ".pulumi", "stacks", projectName, "test.json"), "utf8"),
+    async dispose() {
+      await rm(workDir, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Provider config for a server and key. */
+export function providerConfig(url: string, apiKey: string): Record<string, string | { secret: string }> {
+  return { "notification-handlers:baseUrl": url, "notification-handlers:apiKey": { secret: apiKey } };
+}
