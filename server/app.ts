@@ -163,11 +163,23 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
       authenticate: authenticator(repository, rateLimit > 0 ? new RateLimiter(rateLimit, now) : undefined),
     });
 
-    if (ownsRepository)
+    // Once closing, answers to requests already in flight also end their connection: a client's
+    // idle keep-alive socket would otherwise hold close() open until the client drops it.
+    let closing = false;
+    app.addHook("preClose", (done) => {
+      closing = true;
+      done();
+    });
+    app.addHook("onSend", (_request, reply, payload, done) => {
+      if (closing) reply.header("connection", "close");
+      done(null, payload);
+    });
+    if (ownsRepository) {
       app.addHook("onClose", (_instance, done) => {
         repository.close();
         done();
       });
+    }
   } catch (error) {
     if (ownsRepository) repository.close();
     throw error;
