@@ -132,7 +132,11 @@ export class NotificationHandler extends pulumi.dynamic.Resource {
   }
 
   /** Reads an existing handler by its API id into the program, without managing it. */
-  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): NotificationHandler {
-    return new NotificationHandler(name, undefined, { ...opts, id });
+  public static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID | number>,
+    opts?: pulumi.CustomResourceOptions,
+  ): NotificationHandler {
+    return new NotificationHandler(name, undefined, { ...opts, id: pulumi.output(id).apply(String) });
   }
 }

@@ -45,6 +45,8 @@ export interface TestServer {
   edit(key: string, id: number, change: Partial<Pick<HandlerRecord, "name" | "isEnabled" | "settings">>): void;
   /** Deletes a handler from the store, as the web UI would. */
   drop(key: string, id: number): void;
+  /** Creates a handler in the store, as the web UI would; returns its id. */
+  seed(key: string, data: Pick<HandlerRecord, "type" | "name" | "settings"> & { isEnabled?: boolean }): number;
   /** Requests served since `mark` (an index into `served`), by kind. */
   countSince(mark: number): { lists: number; reads: number; writes: number; total: number };
   close(): Promise<void>;
@@ -54,6 +56,11 @@ export interface TestServer {
 export interface StartServerOptions {
   rateLimit?: number;
   emulate?: string;
+  /**
+   * Requests whose answer is never sent: the server does the work, then cuts the connection, as a
+   * network failure after the request arrived would. Called once per request.
+   */
+  cutAfterHandling?: (method: string, path: string) => boolean;
 }
 
 /** Starts the reference server in this process. */
@@ -65,6 +72,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     served.push({ method: request.method, path: request.url.split("?")[0] ?? "", status: reply.statusCode });
     done();
   });
+  const cut = options.cutAfterHandling;
+  if (cut !== undefined) {
+    app.addHook("onSend", (request, _reply, payload, done) => {
+      if (cut(request.method, request.url.split("?")[0] ?? "")) {
+        request.raw.socket.destroy();
+        return;
+      }
+      done(null, payload);
+    });
+  }
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   return {
     url,
@@ -84,6 +101,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     },
     drop(key, id) {
       repository.deleteHandler(userOf(repository, key), id);
+    },
+    seed(key, data) {
+      return repository.createHandler(userOf(repository, key), { isEnabled: true, ...data }, stamp()).id;
     },
     countSince(mark) {
       const slice = served.slice(mark);
