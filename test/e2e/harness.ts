@@ -7,14 +7,13 @@
  * closure that Pulumi serializes is the package's own code.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 
 import type * as automation from "@pulumi/pulumi/automation";
 import { inject } from "vitest";
 
+import { createOfflineStack } from "../../scripts/offline-stack";
 import { buildApp, openRepository, type HandlerRecord, type Repository } from "../../server/app";
 
 export const ROOT = resolve(__dirname, "..", "..");
@@ -23,7 +22,6 @@ const nativeRequire = createRequire(join(ROOT, "package.json"));
 /** The compiled package, loaded natively (not through the test runner's transform). */
 export type Package = typeof import("../../index");
 export const pkg = (): Package => nativeRequire("pulumi-notification-handlers") as Package;
-const auto = (): typeof automation => nativeRequire("@pulumi/pulumi/automation") as typeof automation;
 
 /** One request the server answered. */
 export interface Served {
@@ -166,43 +164,18 @@ export interface CreateStackOptions {
   env?: Record<string, string>;
 }
 
-/** Creates a stack whose engine runs offline: file backend, passphrase secrets, no downloads. */
+/** Creates a stack whose engine runs offline (see scripts/offline-stack.ts). */
 export async function createStack(options: CreateStackOptions): Promise<TestStack> {
-  const a = auto();
-  const binDir = inject("engineBinDir");
-  // The work folder sits inside the repository so the engine's dynamic-provider plugin, started
-  // there, resolves @pulumi/pulumi and this package from the repository's node_modules.
-  const workDir = join(ROOT, ".e2e-work", randomUUID());
-  await mkdir(workDir, { recursive: true });
-  const home = await mkdtemp(join(tmpdir(), "nh-e2e-"));
-  const backend = join(home, "state");
-  await mkdir(backend);
-  const projectName = options.projectName ?? "e2e";
-  const env: Record<string, string> = {
-    PATH: [binDir, dirname(process.execPath), process.env.PATH ?? ""].join(":"),
-    PULUMI_BACKEND_URL: `file://${backend}`,
-    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_SKIP_CONFIRMATIONS: "true",
-    NOTIFICATION_HANDLERS_BASE_URL: "",
-    NOTIFICATION_HANDLERS_API_KEY: "",
-    ...options.env,
-  };
-  const pulumiCommand = await a.PulumiCommand.get({ root: dirname(binDir) });
-  const stack = await a.LocalWorkspace.createOrSelectStack(
-    { stackName: "test", projectName, program: options.program },
-    {
-      workDir,
-      pulumiHome: home,
-      pulumiCommand,
-      envVars: env,
-      projectSettings: { name: projectName, runtime: "nodejs", backend: { url: `file://${backend}` } },
-    },
-  );
-  for (const [key, value] of Object.entries(options.config ?? {})) {
-    await stack.setConfig(key, typeof value === "string" ? { value } : { value: value.secret, secret: true });
-  }
+  const { stack, stateFile, dispose } = await createOfflineStack({
+    binDir: inject("engineBinDir"),
+    workRoot: join(ROOT, ".e2e-work"),
+    program: options.program,
+    projectName: options.projectName ?? "e2e",
+    stackName: "test",
+    ...(options.config === undefined ? {} : { config: options.config }),
+    // None of the caller's NOTIFICATION_HANDLERS_* reaches the provider unless a test sets it.
+    env: { NOTIFICATION_HANDLERS_BASE_URL: "", NOTIFICATION_HANDLERS_API_KEY: "", ...options.env },
+  });
   const output: string[] = [];
   const capture = (): { onOutput: (s: string) => void } => {
     output.push("");
@@ -219,11 +192,8 @@ export async function createStack(options: CreateStackOptions): Promise<TestStac
     preview: () => stack.preview(capture()),
     refresh: () => stack.refresh(capture()),
     destroy: () => stack.destroy(capture()),
-    exportState: () => readFile(join(backend, ".pulumi", "stacks", projectName, "test.json"), "utf8"),
-    async dispose() {
-      await rm(workDir, { recursive: true, force: true });
-      await rm(home, { recursive: true, force: true });
-    },
+    exportState: stateFile,
+    dispose,
   };
 }
 

@@ -1,0 +1,81 @@
+/**
+ * A Pulumi stack of an inline program, run by the real engine offline: a local file backend in a
+ * temporary folder, passphrase secrets, no update check, no plugin downloads. Shared by the demo and
+ * the e2e tests.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+
+import * as automation from "@pulumi/pulumi/automation";
+
+/** What {@link createOfflineStack} needs. */
+export interface OfflineStackOptions {
+  /** The engine's bin folder (see `scripts/engine.ts`). */
+  binDir: string;
+  /**
+   * A folder inside the project, where the engine starts the dynamic-provider plugin: from there it
+   * must resolve `@pulumi/pulumi` and this package. A fresh subfolder is made in it per stack.
+   */
+  workRoot: string;
+  program: automation.PulumiFn;
+  projectName: string;
+  stackName?: string;
+  /** Stack config; values given as `{ secret }` are set with `--secret`. */
+  config?: Record<string, string | { secret: string }>;
+  /** Extra environment for the engine and its plugins. */
+  env?: Record<string, string>;
+}
+
+/** A stack and what it needs to be cleaned up. */
+export interface OfflineStack {
+  stack: automation.Stack;
+  /** The stack's state file as the backend stores it (secrets encrypted). */
+  stateFile(): Promise<string>;
+  /** Removes the work folder, the backend and the Pulumi home. */
+  dispose(): Promise<void>;
+}
+
+/** Creates a stack whose engine runs offline. */
+export async function createOfflineStack(options: OfflineStackOptions): Promise<OfflineStack> {
+  const auto = automation;
+  const workDir = join(options.workRoot, randomUUID());
+  await mkdir(workDir, { recursive: true });
+  const home = await mkdtemp(join(tmpdir(), "notification-handlers-pulumi-"));
+  const backend = join(home, "state");
+  await mkdir(backend);
+  const stackName = options.stackName ?? "dev";
+  const env: Record<string, string> = {
+    // The engine finds the dynamic-provider plugin next to `pulumi`; the plugin runs `node` from PATH.
+    PATH: [options.binDir, dirname(process.execPath), process.env.PATH ?? ""].join(delimiter),
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: "offline-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_SKIP_CONFIRMATIONS: "true",
+    ...options.env,
+  };
+  const pulumiCommand = await auto.PulumiCommand.get({ root: dirname(options.binDir) });
+  const stack = await auto.LocalWorkspace.createOrSelectStack(
+    { stackName, projectName: options.projectName, program: options.program },
+    {
+      workDir,
+      pulumiHome: home,
+      pulumiCommand,
+      envVars: env,
+      projectSettings: { name: options.projectName, runtime: "nodejs", backend: { url: `file://${backend}` } },
+    },
+  );
+  for (const [key, value] of Object.entries(options.config ?? {})) {
+    await stack.setConfig(key, typeof value === "string" ? { value } : { value: value.secret, secret: true });
+  }
+  return {
+    stack,
+    stateFile: () => readFile(join(backend, ".pulumi", "stacks", options.projectName, `${stackName}.json`), "utf8"),
+    async dispose() {
+      await rm(workDir, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
