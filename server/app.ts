@@ -109,13 +109,16 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     logger: loggerOptions(options.logger),
-    routerOptions: {
-      querystringParser: parseQueryString,
-      maxParamLength: 1000, // longer ids are still just unknown ids (404), not "URI too long"
-    },
-    // Undecodable paths (`%zz`) name nothing: the JSON 404, not Fastify's own body.
+    // A request that arrives on an open connection while closing is still served (with
+    // Connection: close) rather than refused with Fastify's own 503 body: the store stays open
+    // until the server has closed.
+    return503OnClosing: false,
+    routerOptions: { querystringParser: parseQueryString },
+    // An undecodable path (`%zz`) or an absurdly long id names nothing: the JSON 404, not
+    // Fastify's own 400 or 414 body.
     frameworkErrors: (error, request, reply) => {
-      const mapped = error.code === "FST_ERR_BAD_URL" ? ApiError.notFound() : error;
+      const unknown = error.code === "FST_ERR_BAD_URL" || error.code === "FST_ERR_MAX_PARAM_LENGTH";
+      const mapped = unknown ? ApiError.notFound() : error;
       sendError(request, reply, mapped, presenter.error);
     },
   });

@@ -22,7 +22,8 @@ const USAGE = `Usage:
   notification-handlers-server keys create [--db PATH] --user NAME
 
   --db defaults to ${DEFAULT_DB}; ":memory:" keeps nothing.
-  --rate-limit is requests per API key and minute (default ${DEFAULT_RATE_LIMIT}; 0 turns it off).`;
+  --rate-limit is requests per API key and minute (default ${DEFAULT_RATE_LIMIT}; 0 turns it off).
+  Logs go to stderr as JSON lines; LOG_LEVEL sets their level (default info).`;
 
 /** A command-line mistake: reported on one line, exit code 2. */
 export class UsageError extends Error {

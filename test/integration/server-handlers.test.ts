@@ -150,6 +150,13 @@ describe("paths and methods", () => {
     });
   });
 
+  it("answers HEAD like GET, without a body", async () => {
+    const answer = await server.call("HEAD", PATH, { key });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe("");
+    expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+  });
+
   it("serves list and create with and without the trailing slash", async () => {
     for (const path of [PATH, `${PATH}/`]) {
       const created = await server.call("POST", path, { key, form: createForm("internal_notification") });
@@ -334,7 +341,7 @@ describe("create", () => {
 });
 
 describe("read", () => {
-  it.each(["abc", "0", "-1", "1.5", "1e3", "99999999999999999999", "9".repeat(300), "%20"])(
+  it.each(["abc", "0", "-1", "1.5", "1e3", "99999999999999999999", "9".repeat(300), "9".repeat(5000), "%20"])(
     "answers 404 for the id %s",
     async (id) => {
       const answer = await server.call("GET", `${PATH}/${id}`, { key });
