@@ -85,9 +85,10 @@ export function registerNotificationHandlerRoutes(
 
   /** Answers 404 before the body is read when the id names none of the user's handlers. */
   const requireHandler: onRequestHookHandler = (request, _reply, done: HookHandlerDoneFunction) => {
-    const principal = principalOf(request);
-    if (repository.getHandler(principal.userId, idOf(request)) === undefined) done(ApiError.notFound());
-    else done();
+    const id = parseId((request.params as { id?: string }).id ?? "");
+    const found = id !== undefined && repository.getHandler(principalOf(request).userId, id) !== undefined;
+    if (found) done();
+    else done(ApiError.notFound());
   };
 
   const collectionUrl = (request: FastifyRequest): string => {
