@@ -319,8 +319,11 @@ export class NotificationHandlersClient {
       this.pacer.release();
       this.logger?.debug?.(`${info.method} ${info.path} -> ${outcome.status} in ${receivedAt - started} ms`);
 
-      const body = this.parseBody(outcome);
-      if (outcome.status >= 200 && outcome.status < 300) {
+      const success = outcome.status >= 200 && outcome.status < 300;
+      // What may end up in an error (message, body) is redacted; a success's data goes to the caller as is.
+      let body = this.parseBody(success ? outcome.text : this.redact(outcome.text), outcome.headers);
+      if (success && typeof body === "string") body = this.redact(body);
+      if (success) {
         // A web page answering 200 is a wrong base URL, not the API.
         if (typeof body === "string")
           throw makeAPIError(outcome.status, outcome.headers, body, info.method, info.path);
@@ -383,7 +386,7 @@ export class NotificationHandlersClient {
       });
       // The timeout covers reading the body too: a server that stalls mid-answer is a timeout.
       const text = await res.body.text();
-      return { status: res.statusCode, headers: lowerCaseHeaders(res.headers), text: this.redact(text) };
+      return { status: res.statusCode, headers: lowerCaseHeaders(res.headers), text };
     } catch (err) {
       if (controller.signal.aborted && controller.signal.reason instanceof TimeoutMarker) {
         throw new APIConnectionTimeoutError(info, timeout);
@@ -399,14 +402,10 @@ export class NotificationHandlersClient {
   }
 
   /** Parses a body: JSON when it is JSON, its text otherwise (`undefined` when empty). */
-  private parseBody(outcome: { headers: ResponseHeaders; text: string }): unknown {
-    const text = outcome.text;
+  private parseBody(text: string, headers: ResponseHeaders): unknown {
     if (text.trim() === "") return undefined;
     const looksJSON = /^\s*[[{]/.test(text);
-    if (
-      isJSONContentType(outcome.headers) ||
-      (looksJSON && !outcome.headers["content-type"]?.includes("html"))
-    ) {
+    if (isJSONContentType(headers) || (looksJSON && !headers["content-type"]?.includes("html"))) {
       try {
         return JSON.parse(text) as unknown;
       } catch {

@@ -87,9 +87,13 @@ export class RateLimitPacer {
         this.inFlight++;
         return waited;
       }
-      const wait = Math.max(1, (this.resetAt ?? now + this.options.windowMs) - now);
+      const target = this.resetAt ?? now + this.options.windowMs;
+      const wait = Math.max(1, target - now);
       await this.options.sleep(wait);
       waited += wait;
+      // Trust the sleep over the clock: a clock that did not move (an injected sleep without an
+      // injected clock) must not make this loop spin.
+      if (this.options.now() < target && this.resetAt === target) this.resetAt = this.options.now();
     }
   }
 

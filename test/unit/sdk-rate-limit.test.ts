@@ -118,4 +118,22 @@ describe("RateLimitPacer", () => {
     pacer.release();
     expect(await pacer.acquire()).toBe(10_000);
   });
+
+  it("does not spin when the injected sleep does not move the clock", async () => {
+    let sleeps = 0;
+    const pacer = new RateLimitPacer({
+      now: () => 5_000,
+      sleep: () => {
+        sleeps++;
+        return Promise.resolve();
+      },
+      windowMs: 60_000,
+      safetyMs: 1_000,
+    });
+    await pacer.acquire();
+    pacer.observe(200, headers(1, 0), 5_000);
+    pacer.release();
+    expect(await pacer.acquire()).toBe(61_000);
+    expect(sleeps).toBe(1);
+  });
 });
