@@ -78,7 +78,8 @@ export class RateLimitPacer {
       const now = this.options.now();
       if (this.resetAt !== undefined && now >= this.resetAt) {
         // The window has ended by our (late-leaning) estimate; the next answer tells when the new one began.
-        this.budget = this.limit;
+        // Requests still in flight may land in the new window (a slow server): count them against it.
+        this.budget = Math.max(0, this.limit - this.inFlight);
         this.resetAt = now + this.options.windowMs + this.options.safetyMs;
         this.lastRemaining = undefined;
       }

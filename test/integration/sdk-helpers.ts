@@ -153,3 +153,41 @@ export function virtualClock(start = 1_750_000_000_000): VirtualClock {
     },
   };
 }
+
+/**
+ * A virtual clock for concurrent tests: sleepers wake in time order, and time moves on only while
+ * `isIdle()` holds (no request in flight), so requests take no virtual time, as they take far less
+ * than a rate-limit window in reality.
+ */
+export function scheduledClock(isIdle: () => boolean, start = 1_750_000_000_000): VirtualClock {
+  let now = start;
+  const sleeps: number[] = [];
+  const timers: { target: number; wake: () => void }[] = [];
+  let pumping = false;
+  const pump = (): void => {
+    if (pumping) return;
+    pumping = true;
+    setTimeout(() => {
+      pumping = false;
+      if (timers.length === 0) return;
+      if (!isIdle()) return pump();
+      const next = Math.min(...timers.map((t) => t.target));
+      if (next > now) now = next;
+      for (const timer of timers.filter((t) => t.target <= now)) {
+        timers.splice(timers.indexOf(timer), 1);
+        timer.wake();
+      }
+      if (timers.length > 0) pump();
+    }, 1);
+  };
+  return {
+    now: () => now,
+    sleeps,
+    sleep: (ms: number) =>
+      new Promise<void>((wake) => {
+        sleeps.push(ms);
+        timers.push({ target: now + ms, wake });
+        pump();
+      }),
+  };
+}
