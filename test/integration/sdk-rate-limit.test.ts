@@ -106,11 +106,12 @@ describe("rate-limit pacing", () => {
   });
 
   it("200 concurrent calls against 60/min all succeed with no 429", async () => {
-    let client: NotificationHandlersClient | undefined;
-    const clock = scheduledClock(() => client?.rateLimitState().inFlight === 0);
+    const holder: { client?: NotificationHandlersClient } = {};
+    const clock = scheduledClock(() => holder.client?.rateLimitState().inFlight === 0);
     const start = clock.now();
     const { server, rejected } = await limitedServer(clock, { limit: 60, windowMs: 60_000 });
-    client = clientFor(server.url, clock, 0);
+    const client = clientFor(server.url, clock, 0);
+    holder.client = client;
     const results = await Promise.all(
       Array.from({ length: 200 }, () => client.notificationHandlers.retrieve(1)),
     );
