@@ -19,7 +19,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "^(assert|buffer|child_process|crypto|events|fs|http|https|net|os|path|stream|timers|url|util|zlib)(/.*)?$",
+              regex:
+                "^(assert|buffer|child_process|crypto|events|fs|http|https|net|os|path|stream|timers|url|util|zlib)(/.*)?$",
               message: "Use the node: prefix for built-in modules.",
             },
           ],

@@ -112,7 +112,11 @@ export function checkInputs(inputs: HandlerInputs): CheckFailure[] {
     fail("name", "must be a string");
   }
 
-  if (inputs.isEnabled !== undefined && typeof inputs.isEnabled !== "boolean" && !isUnknown(inputs.isEnabled)) {
+  if (
+    inputs.isEnabled !== undefined &&
+    typeof inputs.isEnabled !== "boolean" &&
+    !isUnknown(inputs.isEnabled)
+  ) {
     fail("isEnabled", "must be a boolean");
   }
 
@@ -127,7 +131,11 @@ export function checkInputs(inputs: HandlerInputs): CheckFailure[] {
   }
 
   const strategy = inputs.updateStrategy;
-  if (strategy !== undefined && !UPDATE_STRATEGIES.includes(strategy as UpdateStrategy) && !isUnknown(strategy)) {
+  if (
+    strategy !== undefined &&
+    !UPDATE_STRATEGIES.includes(strategy as UpdateStrategy) &&
+    !isUnknown(strategy)
+  ) {
     fail("updateStrategy", `must be one of ${UPDATE_STRATEGIES.map((s) => `"${s}"`).join(", ")}`);
   }
 

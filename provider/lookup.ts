@@ -40,9 +40,13 @@ export interface LookupOptions {
 
 function lookupClient(options: LookupOptions): NotificationHandlersClient {
   const baseURL =
-    options.baseUrl ?? pulumi.runtime.getConfig("notification-handlers:baseUrl") ?? process.env.NOTIFICATION_HANDLERS_BASE_URL;
+    options.baseUrl ??
+    pulumi.runtime.getConfig("notification-handlers:baseUrl") ??
+    process.env.NOTIFICATION_HANDLERS_BASE_URL;
   const apiKey =
-    options.apiKey ?? pulumi.runtime.getConfig("notification-handlers:apiKey") ?? process.env.NOTIFICATION_HANDLERS_API_KEY;
+    options.apiKey ??
+    pulumi.runtime.getConfig("notification-handlers:apiKey") ??
+    process.env.NOTIFICATION_HANDLERS_API_KEY;
   return new NotificationHandlersClient({
     ...(baseURL === undefined ? {} : { baseURL }),
     ...(apiKey === undefined ? {} : { apiKey }),
@@ -80,7 +84,8 @@ export async function getNotificationHandlers(
       if (filter.type !== undefined && handler.type !== filter.type) continue;
       if (filter.isEnabled !== undefined && handler.is_enabled !== filter.isEnabled) continue;
       if (filter.name !== undefined && !equalAfterCleaning("name", filter.name, handler.name)) continue;
-      if (filter.search !== undefined && !handler.name.toLowerCase().includes(filter.search.toLowerCase())) continue;
+      if (filter.search !== undefined && !handler.name.toLowerCase().includes(filter.search.toLowerCase()))
+        continue;
       found.push(info(handler));
     }
     return found;
@@ -98,7 +103,9 @@ export async function getNotificationHandler(
   const what = `${JSON.stringify(args.name)}${args.type === undefined ? "" : ` of type ${args.type}`}`;
   if (found.length === 0) throw new Error(`no notification handler named ${what}`);
   if (found.length > 1) {
-    throw new Error(`${found.length} notification handlers are named ${what} (ids ${found.map((h) => h.handlerId).join(", ")})`);
+    throw new Error(
+      `${found.length} notification handlers are named ${what} (ids ${found.map((h) => h.handlerId).join(", ")})`,
+    );
   }
   return found[0] as NotificationHandlerInfo;
 }

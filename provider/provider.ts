@@ -7,6 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
+import type { HandlerInputs, HandlerOutputs } from "./inputs";
 import type * as Runtime from "./runtime";
 
 /** The package path of the implementation, resolved from the program's folder at run time. */
@@ -16,7 +17,7 @@ function runtime(): typeof Runtime {
 }
 
 /** The provider shared by every `NotificationHandler` (one instance: Pulumi caches its serialization). */
-export const provider: pulumi.dynamic.ResourceProvider = {
+export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOutputs> = {
   configure: (req) => runtime().configure(req),
   check: (olds, news) => runtime().check(olds, news),
   diff: (id, olds, news) => runtime().diff(id, olds, news),

@@ -3,7 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { ALL_FIELDS, HANDLER_TYPES, type HandlerType, type PropertyOf } from "../sdk/catalog";
+import { ALL_FIELDS, type HANDLER_TYPES, type HandlerType, type PropertyOf } from "../sdk/catalog";
 import type { UpdateStrategy } from "./inputs";
 import { provider } from "./provider";
 
@@ -105,8 +105,16 @@ export class NotificationHandler extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: NotificationHandlerArgs, opts?: NotificationHandlerOptions);
   /** @internal */
-  constructor(name: string, args: undefined, opts: NotificationHandlerOptions & { id: pulumi.Input<pulumi.ID> });
-  constructor(name: string, args: NotificationHandlerArgs | undefined, opts: NotificationHandlerOptions = {}) {
+  constructor(
+    name: string,
+    args: undefined,
+    opts: NotificationHandlerOptions & { id: pulumi.Input<pulumi.ID> },
+  );
+  constructor(
+    name: string,
+    args: NotificationHandlerArgs | undefined,
+    opts: NotificationHandlerOptions = {},
+  ) {
     const props: Record<string, unknown> = {};
     if (args !== undefined) {
       for (const [key, value] of Object.entries(args)) {
@@ -128,7 +136,14 @@ export class NotificationHandler extends pulumi.dynamic.Resource {
     ]) {
       if (!(output in props)) props[output] = undefined;
     }
-    super(provider, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_PROPERTIES] }), "notification-handlers", "NotificationHandler");
+    super(
+      provider,
+      name,
+      props,
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_PROPERTIES] }),
+      "notification-handlers",
+      "NotificationHandler",
+    );
   }
 
   /** Reads an existing handler by its API id into the program, without managing it. */

@@ -169,11 +169,13 @@ function snapshot(): Promise<Map<number, LiveHandler>> {
 
 /** Keeps the snapshot in step with the provider's own writes. */
 async function remember(live: LiveHandler): Promise<void> {
-  if (state.snapshot !== undefined) (await state.snapshot.catch(() => new Map<number, LiveHandler>())).set(live.id, live);
+  if (state.snapshot !== undefined)
+    (await state.snapshot.catch(() => new Map<number, LiveHandler>())).set(live.id, live);
 }
 
 async function forget(id: number): Promise<void> {
-  if (state.snapshot !== undefined) (await state.snapshot.catch(() => new Map<number, LiveHandler>())).delete(id);
+  if (state.snapshot !== undefined)
+    (await state.snapshot.catch(() => new Map<number, LiveHandler>())).delete(id);
 }
 
 /** One handler by id: from the snapshot, or read when the snapshot does not have it. */
@@ -228,7 +230,9 @@ export async function diff(
   const changed = [...new Set([...drift.map((d) => d.property), ...changedInputs(olds, news)])];
   if (changed.length === 0) return { changes: false };
   if (drift.length > 0) {
-    note(`handler ${n} (${JSON.stringify(desired.name)}) differs from the program:\n${describeDifferences(drift)}`);
+    note(
+      `handler ${n} (${JSON.stringify(desired.name)}) differs from the program:\n${describeDifferences(drift)}`,
+    );
   }
   const replace = changed.includes("type") || strategyOf(news) === "replace";
   if (replace) state.claimed.add(n); // the handler being replaced is never adopted by its replacement
@@ -260,13 +264,16 @@ async function adoptable(inputs: HandlerInputs, desired: Desired): Promise<LiveH
   if (adopt === undefined || adopt === false) return undefined;
   if (typeof adopt === "number") {
     const live = await readHandler(adopt);
-    if (live === undefined) throw new Error(`adopt: handler ${adopt} does not exist (or belongs to another account)`);
-    if (state.claimed.has(adopt)) throw new Error(`adopt: handler ${adopt} is already managed by another resource`);
+    if (live === undefined)
+      throw new Error(`adopt: handler ${adopt} does not exist (or belongs to another account)`);
+    if (state.claimed.has(adopt))
+      throw new Error(`adopt: handler ${adopt} is already managed by another resource`);
     note(`taking over handler ${adopt} (${JSON.stringify(live.name)})`);
     return live;
   }
   const matches = [...(await snapshot()).values()].filter(
-    (h) => h.type === desired.type && equalAfterCleaning("name", desired.name, h.name) && !state.claimed.has(h.id),
+    (h) =>
+      h.type === desired.type && equalAfterCleaning("name", desired.name, h.name) && !state.claimed.has(h.id),
   );
   if (matches.length > 1) {
     throw new Error(
@@ -289,7 +296,9 @@ async function createHandler(desired: Desired): Promise<LiveHandler> {
     if (!(error instanceof CreateOutcomeUnknownError)) throw error;
     const made = await findCreated(desired);
     if (made !== undefined) {
-      note(`the connection failed after the create was sent; found the handler it made (${made.id}) and took it over`);
+      note(
+        `the connection failed after the create was sent; found the handler it made (${made.id}) and took it over`,
+      );
       await remember(made);
       return made;
     }
@@ -329,8 +338,12 @@ async function findCreated(desired: Desired): Promise<LiveHandler | undefined> {
 }
 
 /** Updates a handler, reads it back, and fails plainly if the server did not apply the update. */
-async function updateHandler(before: LiveHandler, desired: Desired, inputs: HandlerInputs): Promise<LiveHandler> {
-  await client().notificationHandlers.update(before.id, apiParams(desired) as never);
+async function updateHandler(
+  before: LiveHandler,
+  desired: Desired,
+  inputs: HandlerInputs,
+): Promise<LiveHandler> {
+  await client().notificationHandlers.update(before.id, apiParams(desired));
   const live = await readHandler(before.id);
   if (live === undefined) throw new Error(`handler ${before.id} disappeared while it was being updated`);
   await remember(live);
@@ -340,7 +353,12 @@ async function updateHandler(before: LiveHandler, desired: Desired, inputs: Hand
 }
 
 /** The error of an update the server did not apply; it records the handler as it now is. */
-function updateFailure(before: LiveHandler, live: LiveHandler, wrong: Difference[], inputs: HandlerInputs): Error {
+function updateFailure(
+  before: LiveHandler,
+  live: LiveHandler,
+  wrong: Difference[],
+  inputs: HandlerInputs,
+): Error {
   let what: string;
   if (live.type === null) {
     what =
@@ -354,7 +372,7 @@ function updateFailure(before: LiveHandler, live: LiveHandler, wrong: Difference
   const message =
     `updating handler ${before.id} (${JSON.stringify(desiredFrom(inputs).name)}) failed: the server ${what}.\n` +
     `${describeDifferences(wrong)}\n` +
-    "Way out: set `updateStrategy: \"replace\"` on this resource, or for all of them with " +
+    'Way out: set `updateStrategy: "replace"` on this resource, or for all of them with ' +
     "`pulumi config set notification-handlers:updateStrategy replace`; changes then create a new handler " +
     "and delete the old one. The state now records the handler as the server has it.";
   // An error carrying id and properties makes the engine record the handler as it now is
@@ -381,8 +399,12 @@ export async function update(
   const n = handlerId(id);
   const desired = desiredFrom(news);
   const before = await liveById(n);
-  if (before === undefined) throw new Error(`handler ${n} (${JSON.stringify(olds.name)}) no longer exists; run \`pulumi up\` again to create it`);
-  const live = differences(desired, before).length === 0 ? before : await updateHandler(before, desired, news);
+  if (before === undefined)
+    throw new Error(
+      `handler ${n} (${JSON.stringify(olds.name)}) no longer exists; run \`pulumi up\` again to create it`,
+    );
+  const live =
+    differences(desired, before).length === 0 ? before : await updateHandler(before, desired, news);
   return { outs: outputsFrom(news, live) };
 }
 
@@ -405,7 +427,10 @@ export async function remove(id: pulumi.ID, _props: HandlerOutputs): Promise<voi
 }
 
 /** Reads the live handler for `pulumi refresh` and `NotificationHandler.get`; gone means no id. */
-export async function read(id: pulumi.ID, props?: HandlerOutputs | HandlerInputs): Promise<pulumi.dynamic.ReadResult> {
+export async function read(
+  id: pulumi.ID,
+  props?: HandlerOutputs | HandlerInputs,
+): Promise<pulumi.dynamic.ReadResult> {
   const n = handlerId(id);
   const live = await liveById(n);
   if (live === undefined) return {};

@@ -33,7 +33,7 @@ async function startServer(db: string): Promise<{ url: string; child: ChildProce
   const child = spawn(process.execPath, [SERVER, "serve", "--port", "0", "--db", db], {
     stdio: ["ignore", "pipe", "ignore"],
   });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolveUrl, reject) => {
     child.once("exit", (code) => reject(new Error(`the server exited with code ${code}`)));
     lines.once("line", (line) => {
@@ -47,20 +47,27 @@ async function startServer(db: string): Promise<{ url: string; child: ChildProce
 
 async function printHandlers(client: NotificationHandlersClient): Promise<void> {
   const rows: string[][] = [["id", "type", "name", "enabled", "settings"]];
-  for await (const h of client.notificationHandlers.list({ order_by: "notification_handler_id", order_type: "ASC" })) {
+  for await (const h of client.notificationHandlers.list({
+    order_by: "notification_handler_id",
+    order_type: "ASC",
+  })) {
     const settings = Object.entries(h.settings)
       .map(([k, v]) => `${k}=${fieldByName(k)?.secret === true ? "[secret]" : v}`)
       .join(" ");
     rows.push([String(h.id), h.type ?? "(none)", h.name, h.is_enabled ? "yes" : "no", settings]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  for (const row of rows) process.stdout.write(`   ${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ")}\n`);
+  for (const row of rows)
+    process.stdout.write(`   ${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ")}\n`);
 }
 
 async function main(): Promise<void> {
   const started = Date.now();
   step("Make the Pulumi engine available");
-  const engine = await ensureEngine({ projectRoot: ROOT, log: (line) => process.stdout.write(`   ${line}\n`) });
+  const engine = await ensureEngine({
+    projectRoot: ROOT,
+    log: (line) => process.stdout.write(`   ${line}\n`),
+  });
   process.stdout.write(`   pulumi ${engine.version} (${engine.source}) in ${engine.binDir}\n`);
 
   const data = await mkdtemp(join(tmpdir(), "notification-handlers-demo-"));
@@ -71,18 +78,27 @@ async function main(): Promise<void> {
 
   try {
     step("Create an API key");
-    const { stdout } = await promisify(execFile)(process.execPath, [SERVER, "keys", "create", "--db", db, "--user", "demo"]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      SERVER,
+      "keys",
+      "create",
+      "--db",
+      db,
+      "--user",
+      "demo",
+    ]);
     const apiKey = stdout.trim();
-    process.stdout.write(`   created a key for user "demo" (${apiKey.slice(0, 8)}..., kept as a Pulumi secret)\n`);
+    process.stdout.write(
+      `   created a key for user "demo" (${apiKey.slice(0, 8)}..., kept as a Pulumi secret)\n`,
+    );
 
     const client = new NotificationHandlersClient({ baseURL: server.url, apiKey });
-    const { stack, dispose } = await createOfflineStack({
+    const offline = await createOfflineStack({
       binDir: engine.binDir,
       workRoot: join(ROOT, ".demo-work"),
       projectName: "quickstart",
       program: () => {
         // The quickstart, compiled; loaded afresh for each operation like a program run by the CLI.
-        // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a fresh module per run
         delete require.cache[QUICKSTART];
         // eslint-disable-next-line @typescript-eslint/no-require-imports -- examples are programs, not modules
         return Promise.resolve(require(QUICKSTART) as Record<string, unknown>);
@@ -95,6 +111,7 @@ async function main(): Promise<void> {
         "quickstart:pagerPhone": "+15551234567",
       },
     });
+    const { stack } = offline;
     const print = { onOutput: (s: string) => process.stdout.write(s.replace(/^/gm, "   ")) };
     try {
       step("pulumi up: create the quickstart's handlers");
@@ -122,7 +139,7 @@ async function main(): Promise<void> {
       const last = await stack.up(print);
       process.stdout.write(`   ${JSON.stringify(last.summary.resourceChanges)}\n`);
     } finally {
-      await dispose();
+      await offline.dispose();
       await client.close();
     }
   } finally {

@@ -101,12 +101,7 @@ function goEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs a command, forwarding a summary of its output to `log`; rejects with its stderr tail. */
-function runLogged(
-  command: string,
-  args: string[],
-  cwd: string,
-  log: (line: string) => void,
-): Promise<void> {
+function runLogged(command: string, args: string[], cwd: string, log: (line: string) => void): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd, env: goEnv(), stdio: ["ignore", "pipe", "pipe"] });
     const tail: string[] = [];
@@ -202,9 +197,12 @@ async function buildFromGo(wanted: string, log: (line: string) => void): Promise
     log(`  v${candidate} is not served by the Go module proxy; trying an older one`);
   }
   if (version === undefined) {
-    throw new Error(`No version of ${CLI_MODULE} between v${wanted} and ${MAX_FALLBACK_MINORS} minors below it could be downloaded.`);
+    throw new Error(
+      `No version of ${CLI_MODULE} between v${wanted} and ${MAX_FALLBACK_MINORS} minors below it could be downloaded.`,
+    );
   }
-  if (version !== wanted) log(`Building the nearest version that can be fetched: v${version} (wanted v${wanted}).`);
+  if (version !== wanted)
+    log(`Building the nearest version that can be fetched: v${version} (wanted v${wanted}).`);
 
   const binDir = join(cacheRoot(), `v${version}`, "bin");
   await mkdir(binDir, { recursive: true });
@@ -221,14 +219,18 @@ async function buildFromGo(wanted: string, log: (line: string) => void): Promise
   }
 
   const requires = [`\t${CLI_MODULE} v${version}`, `\t${SDK_MODULE} v${version}`];
-  if (withLanguageHost && languageHost !== undefined) requires.push(`\t${LANGUAGE_HOST_MODULE} ${languageHost}`);
+  if (withLanguageHost && languageHost !== undefined)
+    requires.push(`\t${LANGUAGE_HOST_MODULE} ${languageHost}`);
   await writeFile(
     join(src, "go.mod"),
     `module enginebuild\n\ngo 1.24\n\nrequire (\n${requires.join("\n")}\n)\n\nreplace ${CLIPBOARD_REPLACE}\n`,
   );
   const imports = [`\t_ "${CLI_MODULE}/cmd/pulumi"`];
   if (withLanguageHost) imports.push(`\t_ "${LANGUAGE_HOST_MODULE}"`);
-  await writeFile(join(src, "tools.go"), `//go:build tools\n\npackage tools\n\nimport (\n${imports.join("\n")}\n)\n`);
+  await writeFile(
+    join(src, "tools.go"),
+    `//go:build tools\n\npackage tools\n\nimport (\n${imports.join("\n")}\n)\n`,
+  );
 
   log("Resolving the CLI's Go dependencies (about 340 modules; minutes the first time)...");
   await runLogged("go", ["mod", "tidy"], src, log);
@@ -245,7 +247,15 @@ async function buildFromGo(wanted: string, log: (line: string) => void): Promise
     log("Compiling pulumi-language-nodejs...");
     await runLogged(
       "go",
-      ["build", "-trimpath", "-ldflags", ldflags, "-o", join(binDir, "pulumi-language-nodejs"), LANGUAGE_HOST_MODULE],
+      [
+        "build",
+        "-trimpath",
+        "-ldflags",
+        ldflags,
+        "-o",
+        join(binDir, "pulumi-language-nodejs"),
+        LANGUAGE_HOST_MODULE,
+      ],
       src,
       log,
     );

@@ -64,7 +64,11 @@ export async function createOfflineStack(options: OfflineStackOptions): Promise<
       pulumiHome: home,
       pulumiCommand,
       envVars: env,
-      projectSettings: { name: options.projectName, runtime: "nodejs", backend: { url: `file://${backend}` } },
+      projectSettings: {
+        name: options.projectName,
+        runtime: "nodejs",
+        backend: { url: `file://${backend}` },
+      },
     },
   );
   for (const [key, value] of Object.entries(options.config ?? {})) {
@@ -72,7 +76,8 @@ export async function createOfflineStack(options: OfflineStackOptions): Promise<
   }
   return {
     stack,
-    stateFile: () => readFile(join(backend, ".pulumi", "stacks", options.projectName, `${stackName}.json`), "utf8"),
+    stateFile: () =>
+      readFile(join(backend, ".pulumi", "stacks", options.projectName, `${stackName}.json`), "utf8"),
     async dispose() {
       await rm(workDir, { recursive: true, force: true });
       await rm(home, { recursive: true, force: true });

@@ -8,8 +8,14 @@ const secret = (key: string, placeholder: string): pulumi.Output<string> =>
 
 const handlers = [
   new NotificationHandler("email", { type: "email", email: "alerts@example.com" }),
-  new NotificationHandler("webhook", { type: "webhook", webhook: secret("webhook", "https://example.com/hooks/uptime") }),
-  new NotificationHandler("slack", { type: "slack", slack: secret("slack", "https://hooks.slack.com/services/T0/B0/X") }),
+  new NotificationHandler("webhook", {
+    type: "webhook",
+    webhook: secret("webhook", "https://example.com/hooks/uptime"),
+  }),
+  new NotificationHandler("slack", {
+    type: "slack",
+    slack: secret("slack", "https://hooks.slack.com/services/T0/B0/X"),
+  }),
   new NotificationHandler("discord", {
     type: "discord",
     discord: secret("discord", "https://discord.com/api/webhooks/1/abc"),

@@ -13,7 +13,8 @@ const stacks: TestStack[] = [];
 beforeAll(async () => {
   server = await startServer({
     // The first create of a handler named "lost answer" is stored, then its connection is cut.
-    cutAfterHandling: (method, path) => method === "POST" && /notification-handlers\/?$/.test(path) && cutNext(),
+    cutAfterHandling: (method, path) =>
+      method === "POST" && /notification-handlers\/?$/.test(path) && cutNext(),
   });
 });
 afterAll(async () => {
@@ -38,9 +39,21 @@ async function stackOf(key: string, program: () => Promise<Record<string, unknow
 describe("adopt", () => {
   it("takes over the handler of the same name and type, and the one with a given id, then manages them", async () => {
     const key = server.newKey();
-    const byName = server.seed(key, { type: "email", name: "Ops email", settings: { email: "old@example.com" } });
-    const otherType = server.seed(key, { type: "slack", name: "Ops email", settings: { slack: "https://hooks.slack.com/x" } });
-    const byId = server.seed(key, { type: "webhook", name: "old hook", settings: { webhook: "https://example.com/old" } });
+    const byName = server.seed(key, {
+      type: "email",
+      name: "Ops email",
+      settings: { email: "old@example.com" },
+    });
+    const otherType = server.seed(key, {
+      type: "slack",
+      name: "Ops email",
+      settings: { slack: "https://hooks.slack.com/x" },
+    });
+    const byId = server.seed(key, {
+      type: "webhook",
+      name: "old hook",
+      settings: { webhook: "https://example.com/old" },
+    });
     const { NotificationHandler } = pkg();
     const s = await stackOf(key, () => {
       const ops = new NotificationHandler("ops", {
@@ -105,7 +118,11 @@ describe("a create whose answer is lost", () => {
     server.seed(key, { type: "email", name: "lost answer", settings: { email: "someone-else@example.com" } });
     const { NotificationHandler } = pkg();
     const s = await stackOf(key, () => {
-      const h = new NotificationHandler("lost", { type: "email", name: "lost answer", email: "mine@example.com" });
+      const h = new NotificationHandler("lost", {
+        type: "email",
+        name: "lost answer",
+        email: "mine@example.com",
+      });
       return Promise.resolve({ id: h.handlerId });
     });
     armed = true;
@@ -124,14 +141,23 @@ describe("a create whose answer is lost", () => {
 describe("reading existing handlers", () => {
   it("NotificationHandler.get and the lookups read handlers the program does not manage", async () => {
     const key = server.newKey();
-    const id = server.seed(key, { type: "discord", name: "Shared Discord", settings: { discord: "https://discord.com/api/webhooks/9/z" } });
+    const id = server.seed(key, {
+      type: "discord",
+      name: "Shared Discord",
+      settings: { discord: "https://discord.com/api/webhooks/9/z" },
+    });
     server.seed(key, { type: "email", name: "Other", settings: { email: "o@example.com" } });
     const { NotificationHandler, getNotificationHandler, getNotificationHandlers } = pkg();
     const s = await stackOf(key, async () => {
       const found = await getNotificationHandler({ name: "Shared Discord" });
       const emails = await getNotificationHandlers({ type: "email" });
       const read = NotificationHandler.get("shared", found.handlerId);
-      return { foundId: found.handlerId, emails: emails.map((h) => h.name), readName: read.name, readType: read.type };
+      return {
+        foundId: found.handlerId,
+        emails: emails.map((h) => h.name),
+        readName: read.name,
+        readType: read.type,
+      };
     });
     const up = await s.up();
     expect(up.outputs.foundId?.value).toBe(id);

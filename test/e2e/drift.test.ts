@@ -79,9 +79,13 @@ describe("drift", () => {
     const refreshed = await s.refresh();
     expect(refreshed.summary.resourceChanges).toMatchObject({ update: 1, delete: 1 });
     const state = JSON.parse(await s.exportState()) as {
-      checkpoint: { latest: { resources: { urn: string; id?: string; outputs?: Record<string, unknown> }[] } };
+      checkpoint: {
+        latest: { resources: { urn: string; id?: string; outputs?: Record<string, unknown> }[] };
+      };
     };
-    const handlers = state.checkpoint.latest.resources.filter((r) => r.urn.endsWith("NotificationHandler::a") || r.urn.endsWith("NotificationHandler::b"));
+    const handlers = state.checkpoint.latest.resources.filter(
+      (r) => r.urn.endsWith("NotificationHandler::a") || r.urn.endsWith("NotificationHandler::b"),
+    );
     expect(handlers.map((r) => r.id)).toEqual([String(a)]);
     expect(handlers[0]?.outputs?.isEnabled).toBe(false);
 
@@ -134,6 +138,8 @@ describe("request budget", () => {
     await s.destroy();
     expect(server.countSince(mark)).toEqual({ lists: 0, reads: N, writes: N, total: 2 * N });
     expect(server.handlers(key)).toEqual([]);
-    process.stdout.write(`request budget, N=${N}: up creates with ${2 * N} requests; a no-op preview or up makes 1\n`);
+    process.stdout.write(
+      `request budget, N=${N}: up creates with ${2 * N} requests; a no-op preview or up makes 1\n`,
+    );
   });
 });

@@ -26,7 +26,9 @@ async function track(s: Promise<TestStack>): Promise<TestStack> {
 
 function resourcesIn(state: string): string[] {
   const parsed = JSON.parse(state) as { checkpoint: { latest?: { resources?: { type: string }[] } } };
-  return (parsed.checkpoint.latest?.resources ?? []).map((r) => r.type).filter((t) => t.includes("NotificationHandler"));
+  return (parsed.checkpoint.latest?.resources ?? [])
+    .map((r) => r.type)
+    .filter((t) => t.includes("NotificationHandler"));
 }
 
 describe("invalid inputs", () => {
@@ -61,31 +63,34 @@ describe("invalid inputs", () => {
     },
   ];
 
-  it.each(cases)("$what fails the preview naming the property, with no request to the API", async ({ args, expected }) => {
-    const key = server.newKey();
-    const { NotificationHandler } = pkg();
-    const s = await track(
-      createStack({
-        config: providerConfig(server.url, key),
-        program: () => {
-          new NotificationHandler("bad", args as never);
-          return Promise.resolve({});
-        },
-      }),
-    );
-    const mark = server.served.length;
-    const error = await s.preview().then(
-      () => undefined,
-      (e: unknown) => e as Error,
-    );
-    expect(error).toBeInstanceOf(Error);
-    for (const text of expected) expect(error?.message).toContain(text);
-    expect(server.countSince(mark).total).toBe(0);
+  it.each(cases)(
+    "$what fails the preview naming the property, with no request to the API",
+    async ({ args, expected }) => {
+      const key = server.newKey();
+      const { NotificationHandler } = pkg();
+      const s = await track(
+        createStack({
+          config: providerConfig(server.url, key),
+          program: () => {
+            new NotificationHandler("bad", args as never);
+            return Promise.resolve({});
+          },
+        }),
+      );
+      const mark = server.served.length;
+      const error = await s.preview().then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(error).toBeInstanceOf(Error);
+      for (const text of expected) expect(error?.message).toContain(text);
+      expect(server.countSince(mark).total).toBe(0);
 
-    await expect(s.up()).rejects.toThrow(expected[1] ?? "");
-    expect(server.countSince(mark).total).toBe(0);
-    expect(server.handlers(key)).toEqual([]);
-  });
+      await expect(s.up()).rejects.toThrow(expected[1] ?? "");
+      expect(server.countSince(mark).total).toBe(0);
+      expect(server.handlers(key)).toEqual([]);
+    },
+  );
 });
 
 describe("configuration errors", () => {
@@ -142,7 +147,12 @@ describe("secrets", () => {
     const secrets = {
       slack: "https://hooks.slack.com/services/T0SECRET/B0SECRET/slack-secret-value",
       telegram: "123456:telegram-secret-token",
-      x: ["x-consumer-key-secret", "x-consumer-secret-secret", "x-access-token-secret", "x-access-token-secret-secret"],
+      x: [
+        "x-consumer-key-secret",
+        "x-consumer-secret-secret",
+        "x-access-token-secret",
+        "x-access-token-secret-secret",
+      ],
       webhook: "https://example.com/hooks/webhook-secret-path",
     };
     const s = await track(
@@ -151,7 +161,11 @@ describe("secrets", () => {
         program: () => {
           // Passed as plain strings: the resource makes them secret itself.
           new NotificationHandler("slack", { type: "slack", slack: secrets.slack });
-          new NotificationHandler("telegram", { type: "telegram", telegram: secrets.telegram, telegramChatId: "-1001" });
+          new NotificationHandler("telegram", {
+            type: "telegram",
+            telegram: secrets.telegram,
+            telegramChatId: "-1001",
+          });
           new NotificationHandler("x", {
             type: "x",
             xConsumerKey: secrets.x[0] ?? "",
@@ -171,6 +185,7 @@ describe("secrets", () => {
       expect(state.includes(value), "a secret value is in the state file").toBe(false);
     }
     expect(state).toContain("NotificationHandler::slack"); // the state file is the right one
-    for (const text of s.output) expect(text.includes(key), "the API key is in the engine output").toBe(false);
+    for (const text of s.output)
+      expect(text.includes(key), "the API key is in the engine output").toBe(false);
   });
 });

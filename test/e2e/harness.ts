@@ -13,14 +13,21 @@ import { join, resolve } from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
 import { inject } from "vitest";
 
+import type * as PackageModule from "../../index";
 import { createOfflineStack } from "../../scripts/offline-stack";
-import { buildApp, openRepository, type HandlerRecord, type Repository } from "../../server/app";
+import {
+  buildApp,
+  openRepository,
+  type EmulatedVersion,
+  type HandlerRecord,
+  type Repository,
+} from "../../server/app";
 
 export const ROOT = resolve(__dirname, "..", "..");
 const nativeRequire = createRequire(join(ROOT, "package.json"));
 
 /** The compiled package, loaded natively (not through the test runner's transform). */
-export type Package = typeof import("../../index");
+export type Package = typeof PackageModule;
 export const pkg = (): Package => nativeRequire("pulumi-notification-handlers") as Package;
 
 /** One request the server answered. */
@@ -40,11 +47,18 @@ export interface TestServer {
   /** The handlers of a key's user, read from the store (no request is served), oldest first. */
   handlers(key: string): HandlerRecord[];
   /** Changes a handler in the store, as an edit in the web UI would (no request is served). */
-  edit(key: string, id: number, change: Partial<Pick<HandlerRecord, "name" | "isEnabled" | "settings">>): void;
+  edit(
+    key: string,
+    id: number,
+    change: Partial<Pick<HandlerRecord, "name" | "isEnabled" | "settings">>,
+  ): void;
   /** Deletes a handler from the store, as the web UI would. */
   drop(key: string, id: number): void;
   /** Creates a handler in the store, as the web UI would; returns its id. */
-  seed(key: string, data: Pick<HandlerRecord, "type" | "name" | "settings"> & { isEnabled?: boolean }): number;
+  seed(
+    key: string,
+    data: Pick<HandlerRecord, "type" | "name" | "settings"> & { isEnabled?: boolean },
+  ): number;
   /** Requests served since `mark` (an index into `served`), by kind. */
   countSince(mark: number): { lists: number; reads: number; writes: number; total: number };
   close(): Promise<void>;
@@ -52,8 +66,10 @@ export interface TestServer {
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
+  /** Requests per key and minute; 0 (the default here) turns the limit off. */
   rateLimit?: number;
-  emulate?: string;
+  /** Answer as a deployed version does (CONTRACT.md Part B). */
+  emulate?: EmulatedVersion;
   /**
    * Requests whose answer is never sent: the server does the work, then cuts the connection, as a
    * network failure after the request arrived would. Called once per request.
@@ -64,7 +80,11 @@ export interface StartServerOptions {
 /** Starts the reference server in this process. */
 export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
   const repository = openRepository(":memory:");
-  const app = await buildApp({ repository, rateLimit: options.rateLimit ?? 0, ...emulation(options.emulate) });
+  const app = buildApp({
+    repository,
+    rateLimit: options.rateLimit ?? 0,
+    ...(options.emulate === undefined ? {} : { emulate: options.emulate }),
+  });
   const served: Served[] = [];
   app.addHook("onResponse", (request, reply, done) => {
     served.push({ method: request.method, path: request.url.split("?")[0] ?? "", status: reply.statusCode });
@@ -105,7 +125,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     },
     countSince(mark) {
       const slice = served.slice(mark);
-      const isList = (s: Served): boolean => s.method === "GET" && /\/api\/notification-handlers\/?$/.test(s.path);
+      const isList = (s: Served): boolean =>
+        s.method === "GET" && /\/api\/notification-handlers\/?$/.test(s.path);
       const lists = slice.filter(isList).length;
       const reads = slice.filter((s) => s.method === "GET" && !isList(s)).length;
       const writes = slice.filter((s) => s.method !== "GET").length;
@@ -130,14 +151,6 @@ function userOf(repository: Repository, key: string): number {
   const principal = repository.authenticate(key);
   if (principal === undefined) throw new Error("unknown key");
   return principal.userId;
-}
-
-function emulation(version: string | undefined): Record<string, unknown> {
-  if (version === undefined) return {};
-  const app = nativeRequire("pulumi-notification-handlers/server") as Record<string, unknown>;
-  const make = app.emulationOptions as ((v: string) => Record<string, unknown>) | undefined;
-  if (make === undefined) throw new Error("the server has no emulation of deployed versions");
-  return make(version);
 }
 
 /** A stack of an inline program, with its own state backend and work folder. */
@@ -166,7 +179,7 @@ export interface CreateStackOptions {
 
 /** Creates a stack whose engine runs offline (see scripts/offline-stack.ts). */
 export async function createStack(options: CreateStackOptions): Promise<TestStack> {
-  const { stack, stateFile, dispose } = await createOfflineStack({
+  const offline = await createOfflineStack({
     binDir: inject("engineBinDir"),
     workRoot: join(ROOT, ".e2e-work"),
     program: options.program,
@@ -185,6 +198,7 @@ export async function createStack(options: CreateStackOptions): Promise<TestStac
       },
     };
   };
+  const { stack } = offline;
   return {
     stack,
     output,
@@ -192,8 +206,8 @@ export async function createStack(options: CreateStackOptions): Promise<TestStac
     preview: () => stack.preview(capture()),
     refresh: () => stack.refresh(capture()),
     destroy: () => stack.destroy(capture()),
-    exportState: stateFile,
-    dispose,
+    exportState: () => offline.stateFile(),
+    dispose: () => offline.dispose(),
   };
 }
 

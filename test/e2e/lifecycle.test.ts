@@ -31,8 +31,14 @@ describe("a stack of handlers", () => {
       });
       const chat =
         variant >= 2
-          ? new NotificationHandler("chat", { type: "discord", discord: "https://discord.com/api/webhooks/1/x" })
-          : new NotificationHandler("chat", { type: "slack", slack: "https://hooks.slack.com/services/T/B/X" });
+          ? new NotificationHandler("chat", {
+              type: "discord",
+              discord: "https://discord.com/api/webhooks/1/x",
+            })
+          : new NotificationHandler("chat", {
+              type: "slack",
+              slack: "https://hooks.slack.com/services/T/B/X",
+            });
       return Promise.resolve({ emailId: email.handlerId, chatId: chat.handlerId });
     };
     const s = await createStack({ program, config: providerConfig(server.url, key) });

@@ -56,11 +56,16 @@ describe("checkInputs", () => {
     expect(checkInputs({ type: "pager" })).toEqual([
       { property: "type", reason: expect.stringContaining("must be one of email, webhook") as string },
     ]);
-    expect(checkInputs({ name: "x" })).toContainEqual({ property: "type", reason: expect.stringContaining("is required") as string });
-    expect(checkInputs({ type: "telegram", name: "t", telegram: "nocolon", telegramChatId: "chat" })).toEqual([
-      { property: "telegram", reason: expect.stringContaining("Telegram bot token") as string },
-      { property: "telegramChatId", reason: expect.stringContaining("integer chat id") as string },
-    ]);
+    expect(checkInputs({ name: "x" })).toContainEqual({
+      property: "type",
+      reason: expect.stringContaining("is required") as string,
+    });
+    expect(checkInputs({ type: "telegram", name: "t", telegram: "nocolon", telegramChatId: "chat" })).toEqual(
+      [
+        { property: "telegram", reason: expect.stringContaining("Telegram bot token") as string },
+        { property: "telegramChatId", reason: expect.stringContaining("integer chat id") as string },
+      ],
+    );
     expect(checkInputs({ type: "twilio", name: " ", twilio: "+1555" })).toEqual([
       { property: "name", reason: "is required and must not be empty" },
       { property: "twilio", reason: expect.stringContaining("E.164") as string },
@@ -71,7 +76,9 @@ describe("checkInputs", () => {
     expect(checkInputs({ type: "email", name: "e", email: "a@b.co", colour: "red" })).toEqual([
       { property: "colour", reason: "is not a property of NotificationHandler" },
     ]);
-    expect(checkInputs({ type: "email", name: "e", email: "a@b.co", adopt: -1, updateStrategy: "sideways" })).toEqual([
+    expect(
+      checkInputs({ type: "email", name: "e", email: "a@b.co", adopt: -1, updateStrategy: "sideways" }),
+    ).toEqual([
       { property: "adopt", reason: expect.stringContaining("positive integer id") as string },
       { property: "updateStrategy", reason: 'must be one of "in-place", "replace"' },
     ]);
@@ -100,7 +107,12 @@ describe("differences", () => {
   it("names each drifted property, hiding secret values", () => {
     const found = differences(
       desiredFrom({ type: "slack", name: "S", slack: "https://hooks.slack.com/secret" }),
-      live({ type: "slack", name: "S2", settings: { slack: "https://hooks.slack.com/other" }, isEnabled: false }),
+      live({
+        type: "slack",
+        name: "S2",
+        settings: { slack: "https://hooks.slack.com/other" },
+        isEnabled: false,
+      }),
     );
     expect(found).toEqual([
       { property: "name", live: '"S2"', desired: '"S"' },
@@ -131,7 +143,11 @@ describe("differences", () => {
 
 describe("inputs and outputs", () => {
   it("sends type, every field and is_enabled", () => {
-    expect(apiParams(desiredFrom({ type: "telegram", name: "T", telegram: "1:a", telegramChatId: "@c", isEnabled: false }))).toEqual({
+    expect(
+      apiParams(
+        desiredFrom({ type: "telegram", name: "T", telegram: "1:a", telegramChatId: "@c", isEnabled: false }),
+      ),
+    ).toEqual({
       name: "T",
       type: "telegram",
       is_enabled: false,
@@ -150,9 +166,17 @@ describe("inputs and outputs", () => {
   it("keeps the program's spelling in outputs, and live values where they really differ on refresh", () => {
     const inputs = { type: "email", name: ' "Ops" ', email: "ops@example.com", __provider: "code" };
     const outs = outputsFrom(inputs, live({ name: "&#34;Ops&#34;" }));
-    expect(outs).toMatchObject({ handlerId: 7, name: ' "Ops" ', pendingConfirmation: false, settings: { email: "ops@example.com" } });
+    expect(outs).toMatchObject({
+      handlerId: 7,
+      name: ' "Ops" ',
+      pendingConfirmation: false,
+      settings: { email: "ops@example.com" },
+    });
     expect(outs).not.toHaveProperty("__provider");
-    const refreshed = refreshedOutputs(inputs, live({ name: "&#34;Ops&#34;", settings: { email: "new@example.com" }, isEnabled: false }));
+    const refreshed = refreshedOutputs(
+      inputs,
+      live({ name: "&#34;Ops&#34;", settings: { email: "new@example.com" }, isEnabled: false }),
+    );
     expect(refreshed).toMatchObject({ name: ' "Ops" ', email: "new@example.com", isEnabled: false });
   });
 });
