@@ -106,6 +106,8 @@ export interface APIRequest {
   retry: RetryMode;
   /** A delete retried after an attempt that may have succeeded treats a 404 as success. */
   notFoundAfterRetryIsSuccess?: boolean | undefined;
+  /** The collection path (list, create): a 404 there means there is no API at the base URL. */
+  collection?: boolean | undefined;
   options?: RequestOptions | undefined;
 }
 
@@ -338,7 +340,9 @@ export class NotificationHandlersClient {
         return { status: outcome.status, headers: outcome.headers, body, ...info };
       }
 
-      const error = makeAPIError(outcome.status, outcome.headers, body, info.method, info.path);
+      const error = makeAPIError(outcome.status, outcome.headers, body, info.method, info.path, {
+        collection: req.collection === true,
+      });
       const retryable = outcome.status === 429 || outcome.status >= 500;
       // A create answered 5xx may have been stored before the failure: never repeat it. A 429 is
       // refused before anything happens, so it is safe for every request.

@@ -338,7 +338,8 @@ function contentTypeOf(headers: ResponseHeaders): string {
 
 /**
  * Maps an answer to its error class. `body` is the parsed JSON document, or the text of a non-JSON
- * answer (`undefined` when empty). `headers` have lower-case names.
+ * answer (`undefined` when empty). `headers` have lower-case names. `collection` says the request
+ * went to the collection path (list, create), where a 404 can only mean a wrong URL.
  */
 export function makeAPIError(
   status: number,
@@ -346,9 +347,24 @@ export function makeAPIError(
   body: unknown,
   method: string,
   path: string,
+  options: { collection?: boolean } = {},
 ): APIError {
   const request = { method, path };
   const titles = parseErrorEntries(body).map((e) => e.title);
+
+  // The collection path (list, create) always exists where the API is: a 404 there, even a JSON one
+  // (a base URL with a wrong path prefix on a server that answers JSON 404s), means the API is not here.
+  if (options.collection && status === 404) {
+    return new ServiceNotFoundError(
+      status,
+      headers,
+      body,
+      request,
+      `There is no Notification Handlers API at this URL: ${method} ${path} answered 404, and that path ` +
+        `always exists where the API is. Check the base URL (and its path prefix), and that the site has ` +
+        `notification handlers switched on.`,
+    );
+  }
 
   // A deployed site with the feature off answers an HTML 404 page (Part B); a wrong base URL answers
   // a web page, a redirect or an empty 404. None of these is a handler that does not exist.

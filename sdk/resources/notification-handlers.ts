@@ -328,6 +328,7 @@ export class NotificationHandlers {
       const res = await this.client.request({
         method: "GET",
         path: "api/notification-handlers/",
+        collection: true,
         query: queryOf(params, page),
         retry: "idempotent",
         options,
@@ -385,6 +386,7 @@ export class NotificationHandlers {
     const res = await this.client.request({
       method: "POST",
       path: "api/notification-handlers",
+      collection: true,
       body: formOf(params),
       retry: "create",
       options,

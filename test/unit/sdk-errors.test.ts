@@ -171,6 +171,18 @@ describe("makeAPIError", () => {
     expect(moved.message).not.toContain("pw");
   });
 
+  it("maps a JSON 404 on the collection path (list, create) to ServiceNotFoundError: a wrong prefix", () => {
+    const notFound = body("The resource you are looking for does not exist.", 404);
+    const err = makeAPIError(404, json, notFound, "GET", "/wrong/api/notification-handlers/?page=1", {
+      collection: true,
+    });
+    expect(err).toBeInstanceOf(ServiceNotFoundError);
+    expect(err.message).toContain("that path always exists where the API is");
+    expect(makeAPIError(404, json, notFound, "GET", "/api/notification-handlers/3")).toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+
   it("keeps the status class for non-JSON errors from proxies (502 page, 413 page)", () => {
     expect(
       makeAPIError(502, { "content-type": "text/html" }, "<h1>Bad Gateway</h1>", "GET", "/x"),
