@@ -319,6 +319,7 @@ export class NotificationHandlersClient {
       const receivedAt = this.now();
       this.pacer.observe(outcome.status, outcome.headers, receivedAt);
       this.pacer.release();
+      if (outcome.status === 429) this.stats.rateLimited++;
       this.logger?.debug?.(`${info.method} ${info.path} -> ${outcome.status} in ${receivedAt - started} ms`);
 
       const success = outcome.status >= 200 && outcome.status < 300;
@@ -351,7 +352,6 @@ export class NotificationHandlersClient {
       const retryAfter = retryAfterSeconds(outcome.headers, receivedAt);
       if (retryAfter !== undefined && retryAfter * 1000 > MAX_HONOURED_RETRY_AFTER_MS) throw error;
       if (outcome.status === 429) {
-        this.stats.rateLimited++;
         // The pacer now knows the reset (Retry-After / X-RateLimit-Reset) and waits for it in acquire().
         this.logger?.warn?.(`${error.message}; waiting for the rate-limit window, then retrying`);
         if (retryAfter === undefined) await this.wait(this.backoff(retries));
