@@ -4,167 +4,187 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { createStack, pkg, providerConfig, startServer, type TestServer, type TestStack } from "./harness";
+import {
+  TARGETS,
+  createStack,
+  pkg,
+  providerConfig,
+  startServer,
+  type TestServer,
+  type TestStack,
+} from "./harness";
 
-let server: TestServer;
-let cuts = 0;
-const stacks: TestStack[] = [];
+describe.each(TARGETS)("against $name", (target) => {
+  let server: TestServer;
+  let cuts = 0;
+  const stacks: TestStack[] = [];
+  const inPlace = target.strategy === "in-place";
 
-beforeAll(async () => {
-  server = await startServer({
-    // The first create of a handler named "lost answer" is stored, then its connection is cut.
-    cutAfterHandling: (method, path) =>
-      method === "POST" && /notification-handlers\/?$/.test(path) && cutNext(),
+  beforeAll(async () => {
+    server = await startServer({
+      ...(target.emulate === undefined ? {} : { emulate: target.emulate }),
+      // When armed, the next create is stored, then its connection is cut before the answer.
+      cutAfterHandling: (method, path) =>
+        method === "POST" && /notification-handlers\/?$/.test(path) && cutNext(),
+    });
   });
-});
-afterAll(async () => {
-  for (const s of stacks) await s.dispose();
-  await server.close();
-});
+  afterAll(async () => {
+    for (const s of stacks) await s.dispose();
+    await server.close();
+  });
 
-let armed = false;
-function cutNext(): boolean {
-  if (!armed) return false;
-  armed = false;
-  cuts++;
-  return true;
-}
+  let armed = false;
+  function cutNext(): boolean {
+    if (!armed) return false;
+    armed = false;
+    cuts++;
+    return true;
+  }
 
-async function stackOf(key: string, program: () => Promise<Record<string, unknown>>): Promise<TestStack> {
-  const s = await createStack({ program, config: providerConfig(server.url, key) });
-  stacks.push(s);
-  return s;
-}
+  async function stackOf(key: string, program: () => Promise<Record<string, unknown>>): Promise<TestStack> {
+    const s = await createStack({ program, config: providerConfig(server.url, key, target.strategy) });
+    stacks.push(s);
+    return s;
+  }
 
-describe("adopt", () => {
-  it("takes over the handler of the same name and type, and the one with a given id, then manages them", async () => {
-    const key = server.newKey();
-    const byName = server.seed(key, {
-      type: "email",
-      name: "Ops email",
-      settings: { email: "old@example.com" },
-    });
-    const otherType = server.seed(key, {
-      type: "slack",
-      name: "Ops email",
-      settings: { slack: "https://hooks.slack.com/x" },
-    });
-    const byId = server.seed(key, {
-      type: "webhook",
-      name: "old hook",
-      settings: { webhook: "https://example.com/old" },
-    });
-    const { NotificationHandler } = pkg();
-    const s = await stackOf(key, () => {
-      const ops = new NotificationHandler("ops", {
+  describe("adopt", () => {
+    it("takes over the handler of the same name and type, and the one with a given id, then manages them", async () => {
+      const key = server.newKey();
+      const byName = server.seed(key, {
         type: "email",
         name: "Ops email",
-        email: "ops@example.com",
-        adopt: true,
+        settings: { email: "old@example.com" },
       });
-      const hook = new NotificationHandler("hook", {
+      const otherType = server.seed(key, {
+        type: "slack",
+        name: "Ops email",
+        settings: { slack: "https://hooks.slack.com/x" },
+      });
+      const byId = server.seed(key, {
         type: "webhook",
-        name: "Deploy webhook",
-        webhook: "https://example.com/deploy",
-        adopt: byId,
+        name: "old hook",
+        settings: { webhook: "https://example.com/old" },
       });
-      return Promise.resolve({ ops: ops.handlerId, hook: hook.handlerId });
-    });
-    const up = await s.up();
-    expect(up.outputs.ops?.value).toBe(byName);
-    expect(up.outputs.hook?.value).toBe(byId);
-    const handlers = server.handlers(key);
-    expect(handlers).toHaveLength(3);
-    expect(handlers.find((h) => h.id === byName)).toMatchObject({ settings: { email: "ops@example.com" } });
-    expect(handlers.find((h) => h.id === byId)).toMatchObject({
-      name: "Deploy webhook",
-      settings: { webhook: "https://example.com/deploy" },
-    });
-    expect(handlers.find((h) => h.id === otherType)).toMatchObject({ type: "slack" });
+      const { NotificationHandler } = pkg();
+      const s = await stackOf(key, () => {
+        const ops = new NotificationHandler("ops", {
+          type: "email",
+          name: "Ops email",
+          email: "ops@example.com",
+          adopt: true,
+        });
+        const hook = new NotificationHandler("hook", {
+          type: "webhook",
+          name: "Deploy webhook",
+          webhook: "https://example.com/deploy",
+          adopt: byId,
+        });
+        return Promise.resolve({ ops: ops.handlerId, hook: hook.handlerId });
+      });
+      const up = await s.up();
+      // In place, the adopted handlers are updated; with the replace strategy they are replaced.
+      expect(up.outputs.ops?.value === byName).toBe(inPlace);
+      expect(up.outputs.hook?.value === byId).toBe(inPlace);
+      const handlers = server.handlers(key);
+      expect(handlers).toHaveLength(3);
+      expect(handlers.find((h) => h.id === up.outputs.ops?.value)).toMatchObject({
+        type: "email",
+        settings: { email: "ops@example.com" },
+      });
+      expect(handlers.find((h) => h.id === up.outputs.hook?.value)).toMatchObject({
+        name: "Deploy webhook",
+        settings: { webhook: "https://example.com/deploy" },
+      });
+      expect(handlers.find((h) => h.id === otherType)).toMatchObject({ type: "slack" });
 
-    expect((await s.up()).summary.resourceChanges).toMatchObject({ same: 3 });
-    await s.destroy();
-    expect(server.handlers(key).map((h) => h.id)).toEqual([otherType]);
+      expect((await s.up()).summary.resourceChanges).toMatchObject({ same: 3 });
+      await s.destroy();
+      expect(server.handlers(key).map((h) => h.id)).toEqual([otherType]);
+    });
+
+    it("refuses to guess between several handlers of the same name, listing their ids", async () => {
+      const key = server.newKey();
+      const a = server.seed(key, { type: "internal_notification", name: "Inbox", settings: {} });
+      const b = server.seed(key, { type: "internal_notification", name: "Inbox", settings: {} });
+      const { NotificationHandler } = pkg();
+      const s = await stackOf(key, () => {
+        new NotificationHandler("inbox", { type: "internal_notification", name: "Inbox", adopt: true });
+        return Promise.resolve({});
+      });
+      await expect(s.up()).rejects.toThrow(`(ids ${a}, ${b}); set adopt to the id of the one to take over`);
+      expect(server.handlers(key)).toHaveLength(2);
+    });
+
+    it("creates normally when there is nothing to take over", async () => {
+      const key = server.newKey();
+      const { NotificationHandler } = pkg();
+      const s = await stackOf(key, () => {
+        new NotificationHandler("fresh", { type: "twilio_call", twilioCall: "+15551234567", adopt: true });
+        return Promise.resolve({});
+      });
+      await s.up();
+      expect(server.handlers(key).map((h) => h.name)).toEqual(["fresh"]);
+    });
   });
 
-  it("refuses to guess between several handlers of the same name, listing their ids", async () => {
-    const key = server.newKey();
-    const a = server.seed(key, { type: "internal_notification", name: "Inbox", settings: {} });
-    const b = server.seed(key, { type: "internal_notification", name: "Inbox", settings: {} });
-    const { NotificationHandler } = pkg();
-    const s = await stackOf(key, () => {
-      new NotificationHandler("inbox", { type: "internal_notification", name: "Inbox", adopt: true });
-      return Promise.resolve({});
-    });
-    await expect(s.up()).rejects.toThrow(`(ids ${a}, ${b}); set adopt to the id of the one to take over`);
-    expect(server.handlers(key)).toHaveLength(2);
-  });
-
-  it("creates normally when there is nothing to take over", async () => {
-    const key = server.newKey();
-    const { NotificationHandler } = pkg();
-    const s = await stackOf(key, () => {
-      new NotificationHandler("fresh", { type: "twilio_call", twilioCall: "+15551234567", adopt: true });
-      return Promise.resolve({});
-    });
-    await s.up();
-    expect(server.handlers(key).map((h) => h.name)).toEqual(["fresh"]);
-  });
-});
-
-describe("a create whose answer is lost", () => {
-  it("finds the handler it made and takes it over: no duplicate, no orphan", async () => {
-    const key = server.newKey();
-    server.seed(key, { type: "email", name: "lost answer", settings: { email: "someone-else@example.com" } });
-    const { NotificationHandler } = pkg();
-    const s = await stackOf(key, () => {
-      const h = new NotificationHandler("lost", {
+  describe("a create whose answer is lost", () => {
+    it("finds the handler it made and takes it over: no duplicate, no orphan", async () => {
+      const key = server.newKey();
+      server.seed(key, {
         type: "email",
         name: "lost answer",
-        email: "mine@example.com",
+        settings: { email: "someone-else@example.com" },
       });
-      return Promise.resolve({ id: h.handlerId });
+      const { NotificationHandler } = pkg();
+      const s = await stackOf(key, () => {
+        const h = new NotificationHandler("lost", {
+          type: "email",
+          name: "lost answer",
+          email: "mine@example.com",
+        });
+        return Promise.resolve({ id: h.handlerId });
+      });
+      armed = true;
+      const before = cuts;
+      const up = await s.up();
+      expect(cuts).toBe(before + 1);
+      const handlers = server.handlers(key);
+      expect(handlers).toHaveLength(2);
+      const mine = handlers.find((h) => h.settings.email === "mine@example.com");
+      expect(up.outputs.id?.value).toBe(mine?.id);
+      expect(s.output.at(-1)).toContain("found the handler it made");
+      expect((await s.preview()).changeSummary).toMatchObject({ same: 2 });
     });
-    armed = true;
-    const before = cuts;
-    const up = await s.up();
-    expect(cuts).toBe(before + 1);
-    const handlers = server.handlers(key);
-    expect(handlers).toHaveLength(2);
-    const mine = handlers.find((h) => h.settings.email === "mine@example.com");
-    expect(up.outputs.id?.value).toBe(mine?.id);
-    expect(s.output.at(-1)).toContain("found the handler it made");
-    expect((await s.preview()).changeSummary).toMatchObject({ same: 2 });
   });
-});
 
-describe("reading existing handlers", () => {
-  it("NotificationHandler.get and the lookups read handlers the program does not manage", async () => {
-    const key = server.newKey();
-    const id = server.seed(key, {
-      type: "discord",
-      name: "Shared Discord",
-      settings: { discord: "https://discord.com/api/webhooks/9/z" },
+  describe("reading existing handlers", () => {
+    it("NotificationHandler.get and the lookups read handlers the program does not manage", async () => {
+      const key = server.newKey();
+      const id = server.seed(key, {
+        type: "discord",
+        name: "Shared Discord",
+        settings: { discord: "https://discord.com/api/webhooks/9/z" },
+      });
+      server.seed(key, { type: "email", name: "Other", settings: { email: "o@example.com" } });
+      const { NotificationHandler, getNotificationHandler, getNotificationHandlers } = pkg();
+      const s = await stackOf(key, async () => {
+        const found = await getNotificationHandler({ name: "Shared Discord" });
+        const emails = await getNotificationHandlers({ type: "email" });
+        const read = NotificationHandler.get("shared", found.handlerId);
+        return {
+          foundId: found.handlerId,
+          emails: emails.map((h) => h.name),
+          readName: read.name,
+          readType: read.type,
+        };
+      });
+      const up = await s.up();
+      expect(up.outputs.foundId?.value).toBe(id);
+      expect(up.outputs.emails?.value).toEqual(["Other"]);
+      expect(up.outputs.readName?.value).toBe("Shared Discord");
+      expect(up.outputs.readType?.value).toBe("discord");
+      await s.destroy();
+      expect(server.handlers(key)).toHaveLength(2); // a read resource is never deleted
     });
-    server.seed(key, { type: "email", name: "Other", settings: { email: "o@example.com" } });
-    const { NotificationHandler, getNotificationHandler, getNotificationHandlers } = pkg();
-    const s = await stackOf(key, async () => {
-      const found = await getNotificationHandler({ name: "Shared Discord" });
-      const emails = await getNotificationHandlers({ type: "email" });
-      const read = NotificationHandler.get("shared", found.handlerId);
-      return {
-        foundId: found.handlerId,
-        emails: emails.map((h) => h.name),
-        readName: read.name,
-        readType: read.type,
-      };
-    });
-    const up = await s.up();
-    expect(up.outputs.foundId?.value).toBe(id);
-    expect(up.outputs.emails?.value).toEqual(["Other"]);
-    expect(up.outputs.readName?.value).toBe("Shared Discord");
-    expect(up.outputs.readType?.value).toBe("discord");
-    await s.destroy();
-    expect(server.handlers(key)).toHaveLength(2); // a read resource is never deleted
   });
 });

@@ -5,141 +5,170 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { createStack, pkg, providerConfig, startServer, type TestServer, type TestStack } from "./harness";
+import {
+  TARGETS,
+  createStack,
+  pkg,
+  providerConfig,
+  startServer,
+  type TestServer,
+  type TestStack,
+} from "./harness";
 
-let server: TestServer;
-const stacks: TestStack[] = [];
+describe.each(TARGETS)("against $name", (target) => {
+  let server: TestServer;
+  const stacks: TestStack[] = [];
+  const inPlace = target.strategy === "in-place";
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  for (const s of stacks) await s.dispose();
-  await server.close();
-});
-
-async function stackOf(key: string, program: () => Promise<Record<string, unknown>>): Promise<TestStack> {
-  const s = await createStack({ program, config: providerConfig(server.url, key) });
-  stacks.push(s);
-  return s;
-}
-
-describe("drift", () => {
-  it("shows an edit and a delete made in the API in preview, and a plain up repairs both", async () => {
-    const key = server.newKey();
-    const { NotificationHandler } = pkg();
-    const s = await stackOf(key, () => {
-      const email = new NotificationHandler("ops", { type: "email", name: "Ops", email: "ops@example.com" });
-      const hook = new NotificationHandler("hook", { type: "webhook", webhook: "https://example.com/hook" });
-      return Promise.resolve({ emailId: email.handlerId, hookId: hook.handlerId });
-    });
-    const up = await s.up();
-    const emailId = up.outputs.emailId?.value as number;
-    const hookId = up.outputs.hookId?.value as number;
-
-    server.edit(key, emailId, { name: "Ops (edited in the UI)", settings: { email: "someone@example.com" } });
-    server.drop(key, hookId);
-
-    const preview = await s.preview();
-    expect(preview.changeSummary).toMatchObject({ update: 1, replace: 1 });
-    const shown = s.output.at(-1) ?? "";
-    expect(shown).toContain(`handler ${emailId} ("Ops") differs from the program`);
-    expect(shown).toContain('name: live "Ops (edited in the UI)", desired "Ops"');
-    expect(shown).toContain(`handler ${hookId} ("hook") no longer exists in the API`);
-
-    const repair = await s.up();
-    expect(repair.summary.resourceChanges).toMatchObject({ update: 1, replace: 1 });
-    const handlers = server.handlers(key);
-    expect(handlers.find((h) => h.id === emailId)).toMatchObject({
-      name: "Ops",
-      settings: { email: "ops@example.com" },
-    });
-    const recreated = handlers.find((h) => h.type === "webhook");
-    expect(recreated?.id).not.toBe(hookId);
-    expect(repair.outputs.hookId?.value).toBe(recreated?.id);
-
-    const settled = await s.preview();
-    expect(settled.changeSummary).toMatchObject({ same: 3 });
+  beforeAll(async () => {
+    server = await startServer(target.emulate === undefined ? {} : { emulate: target.emulate });
+  });
+  afterAll(async () => {
+    for (const s of stacks) await s.dispose();
+    await server.close();
   });
 
-  it("refresh records the live handler and drops one deleted in the API", async () => {
-    const key = server.newKey();
-    const { NotificationHandler } = pkg();
-    const s = await stackOf(key, () => {
-      const a = new NotificationHandler("a", { type: "twilio", twilio: "+15551230001" });
-      const b = new NotificationHandler("b", { type: "internal_notification" });
-      return Promise.resolve({ a: a.handlerId, b: b.handlerId });
-    });
-    const up = await s.up();
-    const a = up.outputs.a?.value as number;
-    const b = up.outputs.b?.value as number;
-    server.edit(key, a, { isEnabled: false });
-    server.drop(key, b);
+  async function stackOf(key: string, program: () => Promise<Record<string, unknown>>): Promise<TestStack> {
+    const s = await createStack({ program, config: providerConfig(server.url, key, target.strategy) });
+    stacks.push(s);
+    return s;
+  }
 
-    const refreshed = await s.refresh();
-    expect(refreshed.summary.resourceChanges).toMatchObject({ update: 1, delete: 1 });
-    const state = JSON.parse(await s.exportState()) as {
-      checkpoint: {
-        latest: { resources: { urn: string; id?: string; outputs?: Record<string, unknown> }[] };
-      };
-    };
-    const handlers = state.checkpoint.latest.resources.filter(
-      (r) => r.urn.endsWith("NotificationHandler::a") || r.urn.endsWith("NotificationHandler::b"),
-    );
-    expect(handlers.map((r) => r.id)).toEqual([String(a)]);
-    expect(handlers[0]?.outputs?.isEnabled).toBe(false);
-
-    // The next up brings both back to the program.
-    await s.up();
-    expect(server.handlers(key).map((h) => [h.type, h.isEnabled])).toEqual([
-      ["twilio", true],
-      ["internal_notification", true],
-    ]);
-  });
-});
-
-describe("request budget", () => {
-  it("reads 50 handlers with one list request when nothing changes, and spends one write and one read per change", async () => {
-    const key = server.newKey();
-    const { NotificationHandler } = pkg();
-    const N = 50;
-    let renamed = false;
-    const s = await stackOf(key, () => {
-      for (let i = 0; i < N; i++) {
-        new NotificationHandler(`h${i}`, {
+  describe("drift", () => {
+    it("shows an edit and a delete made in the API in preview, and a plain up repairs both", async () => {
+      const key = server.newKey();
+      const { NotificationHandler } = pkg();
+      const s = await stackOf(key, () => {
+        const email = new NotificationHandler("ops", {
           type: "email",
-          name: renamed && i === 0 ? "renamed" : `handler ${i}`,
-          email: `h${i}@example.com`,
+          name: "Ops",
+          email: "ops@example.com",
         });
-      }
-      return Promise.resolve({});
+        const hook = new NotificationHandler("hook", {
+          type: "webhook",
+          webhook: "https://example.com/hook",
+        });
+        return Promise.resolve({ emailId: email.handlerId, hookId: hook.handlerId });
+      });
+      const up = await s.up();
+      const emailId = up.outputs.emailId?.value as number;
+      const hookId = up.outputs.hookId?.value as number;
+
+      server.edit(key, emailId, {
+        name: "Ops (edited in the UI)",
+        settings: { email: "someone@example.com" },
+      });
+      server.drop(key, hookId);
+
+      const preview = await s.preview();
+      expect(preview.changeSummary).toMatchObject(inPlace ? { update: 1, replace: 1 } : { replace: 2 });
+      const shown = s.output.at(-1) ?? "";
+      expect(shown).toContain(`handler ${emailId} ("Ops") differs from the program`);
+      expect(shown).toContain('name: live "Ops (edited in the UI)", desired "Ops"');
+      expect(shown).toContain(`handler ${hookId} ("hook") no longer exists in the API`);
+
+      const repair = await s.up();
+      expect(repair.summary.resourceChanges).toMatchObject(
+        inPlace ? { update: 1, replace: 1 } : { replace: 2 },
+      );
+      const handlers = server.handlers(key);
+      expect(handlers).toHaveLength(2);
+      const repaired = handlers.find((h) => h.type === "email");
+      expect(repaired).toMatchObject({ name: "Ops", settings: { email: "ops@example.com" } });
+      expect(repaired?.id === emailId).toBe(inPlace);
+      expect(repair.outputs.emailId?.value).toBe(repaired?.id);
+      const recreated = handlers.find((h) => h.type === "webhook");
+      expect(recreated?.id).not.toBe(hookId);
+      expect(repair.outputs.hookId?.value).toBe(recreated?.id);
+
+      const settled = await s.preview();
+      expect(settled.changeSummary).toMatchObject({ same: 3 });
     });
 
-    let mark = server.served.length;
-    await s.up();
-    expect(server.countSince(mark)).toEqual({ lists: 0, reads: N, writes: N, total: 2 * N });
+    it("refresh records the live handler and drops one deleted in the API", async () => {
+      const key = server.newKey();
+      const { NotificationHandler } = pkg();
+      const s = await stackOf(key, () => {
+        const a = new NotificationHandler("a", { type: "twilio", twilio: "+15551230001" });
+        const b = new NotificationHandler("b", { type: "internal_notification" });
+        return Promise.resolve({ a: a.handlerId, b: b.handlerId });
+      });
+      const up = await s.up();
+      const a = up.outputs.a?.value as number;
+      const b = up.outputs.b?.value as number;
+      server.edit(key, a, { isEnabled: false });
+      server.drop(key, b);
 
-    mark = server.served.length;
-    const preview = await s.preview();
-    expect(preview.changeSummary).toMatchObject({ same: N + 1 });
-    expect(server.countSince(mark)).toEqual({ lists: Math.ceil(N / 1000), reads: 0, writes: 0, total: 1 });
+      const refreshed = await s.refresh();
+      expect(refreshed.summary.resourceChanges).toMatchObject({ update: 1, delete: 1 });
+      const state = JSON.parse(await s.exportState()) as {
+        checkpoint: {
+          latest: { resources: { urn: string; id?: string; outputs?: Record<string, unknown> }[] };
+        };
+      };
+      const handlers = state.checkpoint.latest.resources.filter(
+        (r) => r.urn.endsWith("NotificationHandler::a") || r.urn.endsWith("NotificationHandler::b"),
+      );
+      expect(handlers.map((r) => r.id)).toEqual([String(a)]);
+      expect(handlers[0]?.outputs?.isEnabled).toBe(false);
 
-    mark = server.served.length;
-    const again = await s.up();
-    expect(again.summary.resourceChanges).toMatchObject({ same: N + 1 });
-    expect(server.countSince(mark)).toEqual({ lists: 1, reads: 0, writes: 0, total: 1 });
+      // The next up brings both back to the program.
+      await s.up();
+      expect(
+        server
+          .handlers(key)
+          .map((h) => `${h.type} ${h.isEnabled}`)
+          .sort(),
+      ).toEqual(["internal_notification true", "twilio true"]);
+    });
+  });
 
-    renamed = true;
-    mark = server.served.length;
-    await s.up();
-    expect(server.countSince(mark)).toEqual({ lists: 1, reads: 1, writes: 1, total: 3 });
+  describe("request budget", () => {
+    it("reads 50 handlers with one list request when nothing changes, and spends one write and one read per change", async () => {
+      const key = server.newKey();
+      const { NotificationHandler } = pkg();
+      const N = 50;
+      let renamed = false;
+      const s = await stackOf(key, () => {
+        for (let i = 0; i < N; i++) {
+          new NotificationHandler(`h${i}`, {
+            type: "email",
+            name: renamed && i === 0 ? "renamed" : `handler ${i}`,
+            email: `h${i}@example.com`,
+          });
+        }
+        return Promise.resolve({});
+      });
 
-    mark = server.served.length;
-    await s.destroy();
-    expect(server.countSince(mark)).toEqual({ lists: 0, reads: N, writes: N, total: 2 * N });
-    expect(server.handlers(key)).toEqual([]);
-    process.stdout.write(
-      `request budget, N=${N}: up creates with ${2 * N} requests; a no-op preview or up makes 1\n`,
-    );
+      let mark = server.served.length;
+      await s.up();
+      expect(server.countSince(mark)).toEqual({ lists: 0, reads: N, writes: N, total: 2 * N });
+
+      mark = server.served.length;
+      const preview = await s.preview();
+      expect(preview.changeSummary).toMatchObject({ same: N + 1 });
+      expect(server.countSince(mark)).toEqual({ lists: Math.ceil(N / 1000), reads: 0, writes: 0, total: 1 });
+
+      mark = server.served.length;
+      const again = await s.up();
+      expect(again.summary.resourceChanges).toMatchObject({ same: N + 1 });
+      expect(server.countSince(mark)).toEqual({ lists: 1, reads: 0, writes: 0, total: 1 });
+
+      renamed = true;
+      mark = server.served.length;
+      await s.up();
+      // In place: one write and the read that verifies it. Replace: create and delete, each verified.
+      expect(server.countSince(mark)).toEqual(
+        inPlace ? { lists: 1, reads: 1, writes: 1, total: 3 } : { lists: 1, reads: 2, writes: 2, total: 5 },
+      );
+
+      mark = server.served.length;
+      await s.destroy();
+      expect(server.countSince(mark)).toEqual({ lists: 0, reads: N, writes: N, total: 2 * N });
+      expect(server.handlers(key)).toEqual([]);
+      process.stdout.write(
+        `request budget against ${target.name}, N=${N}: up creates with ${2 * N} requests; a no-op preview or up makes 1\n`,
+      );
+    });
   });
 });

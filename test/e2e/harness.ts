@@ -211,7 +211,32 @@ export async function createStack(options: CreateStackOptions): Promise<TestStac
   };
 }
 
-/** Provider config for a server and key. */
-export function providerConfig(url: string, apiKey: string): Record<string, string | { secret: string }> {
-  return { "notification-handlers:baseUrl": url, "notification-handlers:apiKey": { secret: apiKey } };
+/** Provider config for a server and key, and the update strategy when one is given. */
+export function providerConfig(
+  url: string,
+  apiKey: string,
+  updateStrategy?: "in-place" | "replace",
+): Record<string, string | { secret: string }> {
+  return {
+    "notification-handlers:baseUrl": url,
+    "notification-handlers:apiKey": { secret: apiKey },
+    ...(updateStrategy === undefined ? {} : { "notification-handlers:updateStrategy": updateStrategy }),
+  };
 }
+
+/** A server the provider scenarios run against, and the update strategy it needs. */
+export interface Target {
+  name: string;
+  emulate?: EmulatedVersion;
+  strategy: "in-place" | "replace";
+}
+
+/**
+ * The e2e matrix: the reference server, and the deployed versions whose update is defective
+ * (2025 saves nothing, 2026 wipes type and settings), which need the replace strategy.
+ */
+export const TARGETS: readonly Target[] = [
+  { name: "the reference server", strategy: "in-place" },
+  { name: "an emulated 2026 instance", emulate: "2026", strategy: "replace" },
+  { name: "an emulated 2025 instance", emulate: "2025", strategy: "replace" },
+];
