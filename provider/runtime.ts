@@ -73,6 +73,20 @@ function note(message: string): void {
   process.stderr.write(`notification-handlers: ${message}\n`);
 }
 
+const PACING_NOTE_EVERY_MS = 10_000; // 10 s
+let lastPacingNote = 0;
+
+function notePacing(): void {
+  const now = Date.now();
+  if (now - lastPacingNote < PACING_NOTE_EVERY_MS || state.client === undefined) return;
+  lastPacingNote = now;
+  const { requests, pacedMs } = state.client.stats;
+  note(
+    `pacing requests to the server's rate limit: ${requests} requests so far, ` +
+      `${Math.round(pacedMs / 1000)} s of waiting in total (summed over concurrent requests)`,
+  );
+}
+
 /** Reads the provider configuration, falling back to the environment. */
 export function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   const get = (key: string): string | undefined => {
@@ -123,8 +137,8 @@ function client(): NotificationHandlersClient {
       apiKey,
       maxRetries: 4,
       logger: {
-        debug: () => undefined,
-        info: (message: string) => note(message),
+        // Pacing waits come one per request; a summary every few seconds is enough to follow.
+        info: () => notePacing(),
         warn: (message: string) => note(message),
         error: (message: string) => note(message),
       },
