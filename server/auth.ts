@@ -25,6 +25,12 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+/** Options of {@link authenticator}. */
+export interface AuthenticatorOptions {
+  /** Principals the limit does not apply to: no count, no headers (admin keys when emulating). */
+  readonly unlimited?: (principal: Principal) => boolean;
+}
+
 /**
  * An onRequest hook: checks the key (looked up on every request, so keys created or revoked by
  * another process take effect at once), then counts the request against the key's window.
@@ -32,6 +38,7 @@ export function principalOf(request: FastifyRequest): Principal {
 export function authenticator(
   repository: Repository,
   limiter: RateLimiter | undefined,
+  options: AuthenticatorOptions = {},
 ): (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
   const check = (request: FastifyRequest, reply: FastifyReply): void => {
     const token = bearerToken(request.headers.authorization);
@@ -39,7 +46,7 @@ export function authenticator(
     const principal = repository.authenticate(token);
     if (principal === undefined) throw ApiError.noAccess();
     request.principal = principal;
-    if (limiter === undefined) return;
+    if (limiter === undefined || options.unlimited?.(principal) === true) return;
     const state = limiter.hit(String(principal.keyId));
     // Set before a possible throw: the error answer keeps headers already on the reply.
     reply.header("x-ratelimit-limit", String(state.limit));

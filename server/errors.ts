@@ -130,8 +130,15 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, [{ title: TITLES.internal }]);
 }
 
-/** How the error handler renders an error; swapped when another response shape is emulated. */
-export type ErrorRenderer = (error: ApiError) => { status: number; body: unknown };
+/**
+ * How the error handler renders an error; swapped when another response shape is emulated. Headers,
+ * when given, replace the error's own (an emulated 404 drops a 405's `Allow`).
+ */
+export type ErrorRenderer = (error: ApiError) => {
+  status: number;
+  body: unknown;
+  headers?: Readonly<Record<string, string>>;
+};
 
 /** The reference rendering: the error's status and the JSON error body. */
 export const renderError: ErrorRenderer = (error) => ({ status: error.status, body: errorBody(error) });
@@ -148,8 +155,8 @@ export function sendError(
     // The cause stays in the log: a 5xx body must not leak internals.
     request.log.error({ err: raw }, "request failed");
   }
-  const { status, body } = render(error);
-  return reply.code(status).headers(error.headers).type("application/json; charset=utf-8").send(body);
+  const { status, body, headers = error.headers } = render(error);
+  return reply.code(status).headers(headers).type("application/json; charset=utf-8").send(body);
 }
 
 /** Installs the one error handler and the JSON 404 for unknown paths. */

@@ -6,16 +6,17 @@
 import { type ErrorRenderer, renderError } from "./errors";
 import type { HandlerRecord } from "./repository";
 
-/** A status and a body (none for 204). */
+/** A status, a body (none for 204) and any headers of its own (an emulation's content type). */
 export interface Answer {
   readonly status: number;
   readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** The handler as the API returns it. */
 export interface HandlerView {
   id: number;
-  type: string;
+  type: string | null;
   name: string;
   settings: Record<string, string>;
   is_enabled: boolean;
@@ -34,6 +35,8 @@ export interface ListPage {
   readonly collectionUrl: string;
   /** The request's parameters except `page`, to repeat in links. */
   readonly linkParams: ReadonlyArray<readonly [string, string]>;
+  /** Whether the request sent `page` (deployed instances then echo it as a string: Part B). */
+  readonly pageGiven?: boolean;
 }
 
 /** The shapes of every answer the notification-handler routes give. */

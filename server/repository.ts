@@ -11,7 +11,8 @@ import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSy
 export interface HandlerRecord {
   readonly id: number;
   readonly userId: number;
-  readonly type: string;
+  /** Null only after an emulated 2026 update damaged the handler (CONTRACT.md Part B, "Writes"). */
+  readonly type: string | null;
   readonly name: string;
   readonly settings: Readonly<Record<string, string>>;
   readonly isEnabled: boolean;
@@ -19,14 +20,21 @@ export interface HandlerRecord {
   readonly lastDatetime: string | null;
   /** UTC `Y-m-d H:i:s` of creation. */
   readonly datetime: string;
+  /**
+   * The code an emulated deployed instance mailed to confirm an email address, while it is not
+   * confirmed; null otherwise. The reference server never sets it.
+   */
+  readonly activationCode: string | null;
 }
 
 /** What create and update write: every column a client controls. */
 export interface HandlerData {
-  readonly type: string;
+  readonly type: string | null;
   readonly name: string;
   readonly settings: Readonly<Record<string, string>>;
   readonly isEnabled: boolean;
+  /** The pending email confirmation code; absent means none on create and "unchanged" on update. */
+  readonly activationCode?: string | null;
 }
 
 /** The columns a list can be ordered by, keyed by the API's `order_by` values. */
@@ -57,6 +65,14 @@ export interface HandlerListResult {
 export interface Principal {
   readonly userId: number;
   readonly keyId: number;
+  /** An administrator key: emulated deployed instances do not rate-limit it (CONTRACT.md Part B). */
+  readonly isAdmin: boolean;
+}
+
+/** Options of a new API key. */
+export interface ApiKeyOptions {
+  /** Issue an administrator key. */
+  readonly admin?: boolean;
 }
 
 /** The store the service runs on. */
@@ -64,7 +80,7 @@ export interface Repository {
   /** The id of the user called `name`, created if needed. */
   ensureUser(name: string, now: string): number;
   /** Creates a new API key for a user and returns it; only its hash is stored. */
-  createApiKey(userId: number, now: string): string;
+  createApiKey(userId: number, now: string, options?: ApiKeyOptions): string;
   /** Marks a key revoked; it stops working at once. Returns whether a live key was revoked. */
   revokeApiKey(key: string, now: string): boolean;
   /** The owner of a live key, or undefined for an unknown, malformed or revoked key. */
@@ -86,7 +102,7 @@ export interface Repository {
  * The schema, one entry per version. A database records the version it is at and gets the missing
  * entries applied in order, so an existing file is upgraded in place. Never edit a shipped entry.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE users (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -111,6 +127,31 @@ const MIGRATIONS: readonly string[] = [
     last_datetime TEXT,
     datetime TEXT NOT NULL
   );
+  CREATE INDEX notification_handlers_user ON notification_handlers (user_id, id);
+  `,
+  // Version 2, for the emulation of deployed instances: administrator keys, a nullable type (2026
+  // updates store type = null) and the pending email confirmation. SQLite cannot drop a NOT NULL,
+  // so the table is rebuilt; its AUTOINCREMENT counter is carried over, so ids are never reused.
+  `
+  ALTER TABLE api_keys ADD COLUMN is_admin INTEGER NOT NULL DEFAULT 0 CHECK (is_admin IN (0, 1));
+  CREATE TABLE notification_handlers_v2 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    type TEXT,
+    name TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    is_enabled INTEGER NOT NULL CHECK (is_enabled IN (0, 1)),
+    last_datetime TEXT,
+    datetime TEXT NOT NULL,
+    email_activation_code TEXT
+  );
+  INSERT INTO notification_handlers_v2 (id, user_id, type, name, settings, is_enabled, last_datetime, datetime)
+    SELECT id, user_id, type, name, settings, is_enabled, last_datetime, datetime FROM notification_handlers;
+  DELETE FROM sqlite_sequence WHERE name = 'notification_handlers_v2';
+  INSERT INTO sqlite_sequence (name, seq)
+    SELECT 'notification_handlers_v2', seq FROM sqlite_sequence WHERE name = 'notification_handlers';
+  DROP TABLE notification_handlers;
+  ALTER TABLE notification_handlers_v2 RENAME TO notification_handlers;
   CREATE INDEX notification_handlers_user ON notification_handlers (user_id, id);
   `,
 ];
@@ -174,12 +215,13 @@ function toRecord(row: Row): HandlerRecord {
   return {
     id: int(row, "id"),
     userId: int(row, "user_id"),
-    type: text(row, "type"),
+    type: textOrNull(row, "type"),
     name: text(row, "name"),
     settings: parseSettings(text(row, "settings")),
     isEnabled: int(row, "is_enabled") === 1,
     lastDatetime: textOrNull(row, "last_datetime"),
     datetime: text(row, "datetime"),
+    activationCode: textOrNull(row, "email_activation_code"),
   };
 }
 
@@ -256,15 +298,12 @@ class SqliteRepository implements Repository {
     return int(row, "id");
   }
 
-  createApiKey(userId: number, now: string): string {
+  createApiKey(userId: number, now: string, options: ApiKeyOptions = {}): string {
     const lookup = randomBytes(8).toString("hex");
     const key = `nhk_${lookup}_${randomBytes(32).toString("base64url")}`;
-    this.#statement("INSERT INTO api_keys (user_id, lookup, key_hash, created_at) VALUES (?, ?, ?, ?)").run(
-      userId,
-      lookup,
-      hashKey(key),
-      now,
-    );
+    this.#statement(
+      "INSERT INTO api_keys (user_id, lookup, key_hash, created_at, is_admin) VALUES (?, ?, ?, ?, ?)",
+    ).run(userId, lookup, hashKey(key), now, options.admin === true ? 1 : 0);
     return key;
   }
 
@@ -274,7 +313,7 @@ class SqliteRepository implements Repository {
       match?.[1] === undefined
         ? undefined
         : this.#statement(
-            "SELECT id, user_id, key_hash FROM api_keys WHERE lookup = ? AND revoked_at IS NULL",
+            "SELECT id, user_id, key_hash, is_admin FROM api_keys WHERE lookup = ? AND revoked_at IS NULL",
           ).get(match[1]);
     const stored = row?.["key_hash"];
     // Compare even when there is no row, so a miss costs about what a hit costs.
@@ -292,14 +331,25 @@ class SqliteRepository implements Repository {
 
   authenticate(key: string): Principal | undefined {
     const row = this.#liveKey(key);
-    return row === undefined ? undefined : { userId: int(row, "user_id"), keyId: int(row, "id") };
+    return row === undefined
+      ? undefined
+      : { userId: int(row, "user_id"), keyId: int(row, "id"), isAdmin: int(row, "is_admin") === 1 };
   }
 
   createHandler(userId: number, data: HandlerData, now: string): HandlerRecord {
     const row = this.#statement(
-      `INSERT INTO notification_handlers (user_id, type, name, settings, is_enabled, last_datetime, datetime)
-       VALUES (?, ?, ?, ?, ?, NULL, ?) RETURNING *`,
-    ).get(userId, data.type, data.name, JSON.stringify(data.settings), data.isEnabled ? 1 : 0, now);
+      `INSERT INTO notification_handlers
+         (user_id, type, name, settings, is_enabled, last_datetime, datetime, email_activation_code)
+       VALUES (?, ?, ?, ?, ?, NULL, ?, ?) RETURNING *`,
+    ).get(
+      userId,
+      data.type,
+      data.name,
+      JSON.stringify(data.settings),
+      data.isEnabled ? 1 : 0,
+      now,
+      data.activationCode ?? null,
+    );
     if (row === undefined) throw new Error("insert returned no row");
     return toRecord(row);
   }
@@ -313,10 +363,23 @@ class SqliteRepository implements Repository {
   }
 
   updateHandler(userId: number, id: number, data: HandlerData, now: string): HandlerRecord | undefined {
+    // An absent activation code leaves the stored one as it is; null clears it.
+    const keepCode = data.activationCode === undefined;
     const row = this.#statement(
-      `UPDATE notification_handlers SET type = ?, name = ?, settings = ?, is_enabled = ?, last_datetime = ?
+      `UPDATE notification_handlers SET type = ?, name = ?, settings = ?, is_enabled = ?, last_datetime = ?,
+         email_activation_code = CASE WHEN ? THEN email_activation_code ELSE ? END
        WHERE id = ? AND user_id = ? RETURNING *`,
-    ).get(data.type, data.name, JSON.stringify(data.settings), data.isEnabled ? 1 : 0, now, id, userId);
+    ).get(
+      data.type,
+      data.name,
+      JSON.stringify(data.settings),
+      data.isEnabled ? 1 : 0,
+      now,
+      keepCode ? 1 : 0,
+      data.activationCode ?? null,
+      id,
+      userId,
+    );
     return row === undefined ? undefined : toRecord(row);
   }
 

@@ -10,19 +10,42 @@ import { principalOf } from "../auth";
 import { type Clock, formatDatetime } from "../clock";
 import { ApiError, FORM_CONTENT_TYPES } from "../errors";
 import type { Answer, Presenter } from "../presenter";
-import type { Repository } from "../repository";
+import type { HandlerData, HandlerRecord, Repository } from "../repository";
 import {
   type FormEntry,
+  type HandlerListQuery,
   type Validation,
   parseHandlerCreate,
   parseHandlerUpdate,
   parseListQuery,
 } from "../schemas/notification-handlers";
 
+/**
+ * How the routes read a request and what an update stores. Like the presenter, swapped to emulate a
+ * deployed version; every method throws an `ApiError` for a request it refuses.
+ */
+export interface HandlerRules {
+  /** The handler a create form describes, for the user `userId`. */
+  create(form: readonly FormEntry[], userId: number): HandlerData;
+  /** What an update stores over `current`, or undefined when it stores nothing. */
+  update(form: readonly FormEntry[], current: HandlerRecord): HandlerData | undefined;
+  /** The filters, order and page a list request asks for. */
+  list(query: Readonly<Record<string, readonly string[]>>): HandlerListQuery;
+}
+
+/** CONTRACT.md Part A: every invalid input is a 400 naming it. */
+export const referenceRules: HandlerRules = {
+  create: (form) => orBadRequest(parseHandlerCreate(form)),
+  update: (form, current) => orBadRequest(parseHandlerUpdate(form, current)),
+  list: (query) => orBadRequest(parseListQuery(query)),
+};
+
 /** What the routes need from the app. */
 export interface NotificationHandlerRoutesOptions {
   readonly repository: Repository;
   readonly presenter: Presenter;
+  /** How requests are read; the reference rules when absent. */
+  readonly rules?: HandlerRules;
   readonly now: Clock;
   /** Base of list links; undefined derives it from the request's Host. */
   readonly publicUrl: string | undefined;
@@ -48,6 +71,7 @@ export function parseId(raw: string): number | undefined {
 
 function send(reply: FastifyReply, answer: Answer): FastifyReply {
   reply.code(answer.status);
+  if (answer.headers !== undefined) reply.headers(answer.headers);
   return answer.body === undefined ? reply.send() : reply.send(answer.body);
 }
 
@@ -81,6 +105,7 @@ export function registerNotificationHandlerRoutes(
   options: NotificationHandlerRoutesOptions,
 ): void {
   const { repository, presenter, now, authenticate } = options;
+  const rules = options.rules ?? referenceRules;
   const publicUrl = options.publicUrl?.replace(/\/+$/, "");
 
   /** Answers 404 before the body is read when the id names none of the user's handlers. */
@@ -99,7 +124,8 @@ export function registerNotificationHandlerRoutes(
   for (const url of COLLECTION_PATHS) {
     app.get(url, { onRequest: authenticate }, (request, reply) => {
       const principal = principalOf(request);
-      const query = orBadRequest(parseListQuery(request.query as Record<string, string[]>));
+      const raw = request.query as Record<string, string[]>;
+      const query = rules.list(raw);
       const offset = (query.page - 1) * query.resultsPerPage;
       const { records, total } = repository.listHandlers(
         principal.userId,
@@ -118,13 +144,14 @@ export function registerNotificationHandlerRoutes(
           totalPages,
           collectionUrl: collectionUrl(request),
           linkParams: query.linkParams,
+          pageGiven: Object.hasOwn(raw, "page"),
         }),
       );
     });
 
     app.post(url, { onRequest: authenticate }, (request, reply) => {
       const principal = principalOf(request);
-      const data = orBadRequest(parseHandlerCreate(formOf(request)));
+      const data = rules.create(formOf(request), principal.userId);
       const record = repository.createHandler(principal.userId, data, formatDatetime(now()));
       return send(reply, presenter.created(record));
     });
@@ -146,8 +173,9 @@ export function registerNotificationHandlerRoutes(
     // so the read, the merge and the write see no other request in between.
     const current = repository.getHandler(userId, id);
     if (current === undefined) throw ApiError.notFound();
-    const data = orBadRequest(parseHandlerUpdate(form, current));
-    const record = repository.updateHandler(userId, id, data, formatDatetime(now()));
+    const data = rules.update(form, current);
+    const record =
+      data === undefined ? current : repository.updateHandler(userId, id, data, formatDatetime(now()));
     if (record === undefined) throw ApiError.notFound();
     return send(reply, presenter.updated(record));
   });
