@@ -4,19 +4,29 @@
  */
 import { METHODS } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
+import { HANDLER_TYPE_NAMES, isHandlerType } from "../sdk/catalog";
 import { authenticator } from "./auth";
 import { type Clock, systemClock } from "./clock";
+import {
+  type EmulatedVersion,
+  emulation,
+  installFeatureOff,
+  isEmulatedVersion,
+  isFeaturePath,
+  sendFeatureOff,
+} from "./emulation";
 import { ApiError, BODY_LIMIT, TITLES, installErrorHandling, sendError } from "./errors";
 import { type Presenter, referencePresenter } from "./presenter";
 import { RateLimiter } from "./rate-limit";
 import { type Repository, openRepository } from "./repository";
-import { registerNotificationHandlerRoutes } from "./routes/notification-handlers";
+import { referenceRules, registerNotificationHandlerRoutes } from "./routes/notification-handlers";
 import type { FormEntry } from "./schemas/notification-handlers";
 
 export { openRepository } from "./repository";
 export type { HandlerRecord, Repository } from "./repository";
 export type { Presenter } from "./presenter";
 export type { Clock } from "./clock";
+export { EMULATED_VERSIONS, type EmulatedVersion, isEmulatedVersion } from "./emulation";
 
 /** The default number of requests per key and minute. */
 export const DEFAULT_RATE_LIMIT = 60;
@@ -38,8 +48,19 @@ export interface BuildAppOptions {
   readonly logger?: LoggerOption;
   /** The clock for datetimes and the rate-limit window; tests inject one. */
   readonly now?: Clock;
-  /** The shape of answers; the reference shape (CONTRACT.md Part A) by default. */
+  /** The shape of answers; the reference shape (CONTRACT.md Part A) by default. Not with `emulate`. */
   readonly presenter?: Presenter;
+  /** Answer as that deployed version does (CONTRACT.md Part B); the reference server (Part A) when absent. */
+  readonly emulate?: EmulatedVersion;
+  /**
+   * The site has the feature switched off: every path under `/api/notification-handlers` answers an
+   * HTML 404 page, before authentication (Part B). With or without `emulate`.
+   */
+  readonly featureOff?: boolean;
+  /** Handler types the emulated site's administrator switched off (a create answers the plan-limit 401). */
+  readonly disabledTypes?: readonly string[];
+  /** The most handlers a user's plan allows on the emulated site (one more answers the plan-limit 401). */
+  readonly planLimit?: number;
 }
 
 /** Fastify's logger option: `true`, `false` or pino options (`{ level, stream }`). */
@@ -94,10 +115,34 @@ function parseUrlencoded(body: Buffer): FormEntry[] {
   }));
 }
 
+/** Refuses emulation options that name no version or setting, or that come without `emulate`. */
+function checkEmulationOptions(options: BuildAppOptions): void {
+  if (options.emulate !== undefined && !isEmulatedVersion(options.emulate)) {
+    throw new RangeError(`emulate must be 2023, 2025 or 2026, got ${String(options.emulate)}`);
+  }
+  if (options.emulate !== undefined && options.presenter !== undefined) {
+    throw new RangeError("presenter and emulate exclude each other: the emulation brings its own presenter");
+  }
+  const siteOptions = options.disabledTypes !== undefined || options.planLimit !== undefined;
+  if (siteOptions && options.emulate === undefined) {
+    throw new RangeError("disabledTypes and planLimit need emulate: the reference server has neither");
+  }
+  const unknown = options.disabledTypes?.find((type) => !isHandlerType(type));
+  if (unknown !== undefined) {
+    throw new RangeError(`disabledTypes: ${unknown} is not one of ${HANDLER_TYPE_NAMES.join(", ")}`);
+  }
+  if (
+    options.planLimit !== undefined &&
+    (!Number.isSafeInteger(options.planLimit) || options.planLimit < 0)
+  ) {
+    throw new RangeError(`planLimit must be a whole number from 0, got ${options.planLimit}`);
+  }
+}
+
 /** Builds the service. Call `listen` to serve it, or `inject` to test it; `close` releases it. */
 export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
+  checkEmulationOptions(options);
   const now = options.now ?? systemClock;
-  const presenter = options.presenter ?? referencePresenter;
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (!Number.isSafeInteger(rateLimit) || rateLimit < 0) {
     throw new RangeError(`rateLimit must be a whole number from 0, got ${rateLimit}`);
@@ -117,6 +162,10 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
     // An undecodable path (`%zz`) or an absurdly long id names nothing: the JSON 404, not
     // Fastify's own 400 or 414 body.
     frameworkErrors: (error, request, reply) => {
+      if (options.featureOff === true && isFeaturePath(request.url)) {
+        sendFeatureOff(reply);
+        return;
+      }
       const unknown = error.code === "FST_ERR_BAD_URL" || error.code === "FST_ERR_MAX_PARAM_LENGTH";
       const mapped = unknown ? ApiError.notFound() : error;
       sendError(request, reply, mapped, presenter.error);
@@ -126,6 +175,16 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
   // Open the store after Fastify accepted its options, and close it if anything below fails.
   const ownsRepository = options.repository === undefined;
   const repository = options.repository ?? openRepository(options.db ?? ":memory:");
+  // The emulation of a deployed version swaps the presenter and the rules and adds hooks; the
+  // routes and the store stay the same.
+  const emulated =
+    options.emulate === undefined
+      ? undefined
+      : emulation(options.emulate, repository, {
+          ...(options.disabledTypes === undefined ? {} : { disabledTypes: new Set(options.disabledTypes) }),
+          ...(options.planLimit === undefined ? {} : { planLimit: options.planLimit }),
+        });
+  const presenter = emulated?.presenter ?? options.presenter ?? referencePresenter;
   try {
     // Methods Node parses but Fastify does not route by default (PROPFIND, LOCK...) still get a 405.
     for (const method of METHODS) {
@@ -134,6 +193,8 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
 
     app.decorateRequest("principal", null);
     installErrorHandling(app, presenter.error);
+    if (options.featureOff === true) installFeatureOff(app);
+    emulated?.install(app);
 
     // Only the two form types are parsed; both are read whole under the 64 KiB limit, so an
     // oversized body of either kind is a 413 from Fastify's own body reader.
@@ -161,9 +222,14 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
     registerNotificationHandlerRoutes(app, {
       repository,
       presenter,
+      rules: emulated?.rules ?? referenceRules,
       now,
       publicUrl: options.publicUrl,
-      authenticate: authenticator(repository, rateLimit > 0 ? new RateLimiter(rateLimit, now) : undefined),
+      authenticate: authenticator(
+        repository,
+        rateLimit > 0 ? new RateLimiter(rateLimit, now) : undefined,
+        emulated?.authenticatorOptions,
+      ),
     });
 
     // Once closing, answers to requests already in flight also end their connection: a client's

@@ -8,7 +8,14 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { FastifyInstance } from "fastify";
-import { DEFAULT_RATE_LIMIT, buildApp } from "./app";
+import { HANDLER_TYPE_NAMES, isHandlerType } from "../sdk/catalog";
+import {
+  DEFAULT_RATE_LIMIT,
+  EMULATED_VERSIONS,
+  type EmulatedVersion,
+  buildApp,
+  isEmulatedVersion,
+} from "./app";
 import { formatDatetime } from "./clock";
 import { openRepository } from "./repository";
 
@@ -19,10 +26,15 @@ const DEFAULT_PORT = 8080;
 
 const USAGE = `Usage:
   notification-handlers-server serve [--host ${DEFAULT_HOST}] [--port ${DEFAULT_PORT}] [--db PATH] [--public-url URL] [--rate-limit N]
-  notification-handlers-server keys create [--db PATH] --user NAME
+      [--emulate ${EMULATED_VERSIONS.join("|")} [--plan-limit N] [--disable-type TYPE]...] [--feature-off]
+  notification-handlers-server keys create [--db PATH] --user NAME [--admin]
 
   --db defaults to ${DEFAULT_DB}; ":memory:" keeps nothing.
   --rate-limit is requests per API key and minute (default ${DEFAULT_RATE_LIMIT}; 0 turns it off).
+  --emulate answers as that deployed version does (CONTRACT.md Part B); --plan-limit caps each user's
+    handlers and --disable-type switches a type off, both answered with the plan-limit 401.
+  --feature-off answers every API path with an HTML 404 page, as a site with the feature off does.
+  --admin issues an administrator key: emulated versions do not rate-limit it.
   Logs go to stderr as JSON lines; LOG_LEVEL sets their level (default info).`;
 
 /** A command-line mistake: reported on one line, exit code 2. */
@@ -79,6 +91,10 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
     db: { type: "string", default: DEFAULT_DB },
     "public-url": { type: "string" },
     "rate-limit": { type: "string", default: String(DEFAULT_RATE_LIMIT) },
+    emulate: { type: "string" },
+    "feature-off": { type: "boolean", default: false },
+    "plan-limit": { type: "string" },
+    "disable-type": { type: "string", multiple: true },
   });
   const host = String(values.host);
   const port = parseInteger("port", String(values.port), 0, 65_535);
@@ -91,12 +107,32 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
     throw new UsageError(`--public-url is not a valid URL: "${publicUrl}"`);
   }
 
+  const emulate = emulatedVersion(values.emulate);
+  const planLimit =
+    values["plan-limit"] === undefined
+      ? undefined
+      : parseInteger("plan-limit", String(values["plan-limit"]), 0, 1_000_000);
+  const disabledTypes = (values["disable-type"] ?? []).map(String);
+  for (const type of disabledTypes) {
+    if (!isHandlerType(type)) {
+      throw new UsageError(`--disable-type must be one of ${HANDLER_TYPE_NAMES.join(", ")}, got "${type}"`);
+    }
+  }
+  if (emulate === undefined && (planLimit !== undefined || disabledTypes.length > 0)) {
+    throw new UsageError("--plan-limit and --disable-type need --emulate");
+  }
+
   const app: FastifyInstance = buildApp({
     db: prepareDb(String(values.db)),
     rateLimit,
     ...(publicUrl === undefined ? {} : { publicUrl }),
+    ...(emulate === undefined ? {} : { emulate }),
+    ...(planLimit === undefined ? {} : { planLimit }),
+    ...(disabledTypes.length === 0 ? {} : { disabledTypes }),
+    featureOff: values["feature-off"] === true,
     logger: { level: process.env["LOG_LEVEL"] ?? "info", stream: io.stderr },
   });
+  if (emulate !== undefined) app.log.info({ emulate }, `answering as deployed version ${emulate}`);
 
   let closing: Promise<void> | undefined;
   io.onSignal((signal) => {
@@ -125,6 +161,15 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
   return 0;
 }
 
+/** The `--emulate` value, checked. */
+function emulatedVersion(raw: string | boolean | undefined): EmulatedVersion | undefined {
+  if (raw === undefined) return undefined;
+  if (!isEmulatedVersion(raw)) {
+    throw new UsageError(`--emulate must be one of ${EMULATED_VERSIONS.join(", ")}, got "${String(raw)}"`);
+  }
+  return raw;
+}
+
 function keys(args: readonly string[], io: CliIo): number {
   const [action, ...rest] = args;
   if (action !== "create") {
@@ -135,13 +180,16 @@ function keys(args: readonly string[], io: CliIo): number {
   const { values } = parse(rest, {
     db: { type: "string", default: DEFAULT_DB },
     user: { type: "string" },
+    admin: { type: "boolean", default: false },
   });
   const user = values.user === undefined ? "" : String(values.user).trim();
   if (user === "") throw new UsageError("keys create needs --user NAME");
   const repository = openRepository(prepareDb(String(values.db)));
   try {
     const now = formatDatetime(Date.now());
-    const key = repository.createApiKey(repository.ensureUser(user, now), now);
+    const key = repository.createApiKey(repository.ensureUser(user, now), now, {
+      admin: values.admin === true,
+    });
     io.stdout.write(`${key}\n`);
   } finally {
     repository.close();

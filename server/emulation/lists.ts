@@ -1,0 +1,70 @@
+/**
+ * Lists as deployed instances answer them (CONTRACT.md Part B, "Reads", the list items): parameters
+ * read leniently, `meta.total_results`, a string `meta.page`, `?&page=N` links.
+ */
+import type { ListPage } from "../presenter";
+import { type HandlerListQuery, LIST_PARAMETERS, parseListQuery } from "../schemas/notification-handlers";
+import type { EmulatedVersion } from "./versions";
+
+/** The page size an invalid `results_per_page` falls back to (Part B). */
+export const FALLBACK_RESULTS_PER_PAGE = 100;
+
+/** The parameters 2025 still reads: it paginates, but filters, searches and orders nothing. */
+const READ_BY_2025: ReadonlySet<string> = new Set(["page", "results_per_page"]);
+/** The parameters 2026 leaves out of its links, though it applies them. */
+const DATETIME_PARAMETERS: ReadonlySet<string> = new Set([
+  "datetime_field",
+  "datetime_start",
+  "datetime_end",
+]);
+
+/**
+ * The list query `version` acts on. Part B: "Invalid list parameters are ignored silently; an
+ * invalid `results_per_page` falls back to 100", and "2025 servers ignore every list filter, search
+ * and order". A parameter counts as valid when the reference parser accepts it on its own; a repeated
+ * one counts by its last value, as in PHP's `$_GET`; unknown names are ignored.
+ */
+export function deployedListQuery(
+  version: EmulatedVersion,
+  query: Readonly<Record<string, readonly string[]>>,
+): HandlerListQuery {
+  const kept: Record<string, string[]> = {};
+  for (const name of LIST_PARAMETERS) {
+    const raw = query[name]?.at(-1);
+    if (raw === undefined || (version === "2025" && !READ_BY_2025.has(name))) continue;
+    if (parseListQuery({ [name]: [raw] }).ok) kept[name] = [raw];
+    else if (name === "results_per_page") kept[name] = [String(FALLBACK_RESULTS_PER_PAGE)];
+  }
+  const parsed = parseListQuery(kept);
+  if (!parsed.ok) throw new Error("list parameters valid one by one were refused together");
+  // Part B: "the 2026 links drop the datetime filters".
+  if (version !== "2026") return parsed.value;
+  const linkParams = parsed.value.linkParams.filter(([name]) => !DATETIME_PARAMETERS.has(name));
+  return { ...parsed.value, linkParams };
+}
+
+/** A page URL as deployed instances write it. Part B: "links look like `.../api/notification-handlers?&page=1`". */
+function deployedPageUrl(page: ListPage, n: number): string {
+  return `${page.collectionUrl}?${new URLSearchParams(page.linkParams.map(([name, value]): [string, string] => [name, value])).toString()}&page=${n}`;
+}
+
+/** The `meta` and `links` of a deployed list answer. */
+export function deployedListEnvelope(page: ListPage): { meta: unknown; links: unknown } {
+  return {
+    meta: {
+      // Part B: "`meta.page` is a string when `page` was sent".
+      page: page.pageGiven === true ? String(page.page) : page.page,
+      results_per_page: page.resultsPerPage,
+      // Part B: "`meta.total_results` instead of `meta.total`".
+      total_results: page.total,
+      total_pages: page.totalPages,
+    },
+    links: {
+      first: deployedPageUrl(page, 1),
+      last: deployedPageUrl(page, page.totalPages),
+      next: page.page < page.totalPages ? deployedPageUrl(page, page.page + 1) : null,
+      prev: page.page > 1 ? deployedPageUrl(page, Math.min(page.page - 1, page.totalPages)) : null,
+      self: deployedPageUrl(page, page.page),
+    },
+  };
+}

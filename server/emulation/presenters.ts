@@ -1,0 +1,111 @@
+/**
+ * The answers of deployed instances (CONTRACT.md Part B, "Writes" and "Reads"): the handler as each
+ * version shows it, and the create, update, delete and list answers around it.
+ */
+import type { Presenter } from "../presenter";
+import type { HandlerRecord } from "../repository";
+import { deployedErrorRenderer } from "./errors";
+import { deployedListEnvelope } from "./lists";
+import type { EmulatedVersion } from "./versions";
+
+// ES2023's lib has no JSON.rawJSON; Node 22 and later do. A raw JSON number keeps every digit of a
+// stored whatsapp number (up to PHP_INT_MAX) in the answer, where a double would round it.
+const rawJSON = (JSON as unknown as { rawJSON: (this: void, text: string) => unknown }).rawJSON;
+
+/**
+ * The settings as stored plus what deployed instances add. Part B: "email settings carry an extra
+ * `email_is_confirmed`", "`whatsapp` is stored as an integer", and in 2026 a create answer "may
+ * contain an `activation_code` key that reads never show".
+ */
+function settingsView(record: HandlerRecord, withActivationCode: boolean): Record<string, unknown> {
+  const settings: Record<string, unknown> = { ...record.settings };
+  const whatsapp = record.settings["whatsapp"];
+  if (whatsapp !== undefined && /^-?\d+$/.test(whatsapp)) settings["whatsapp"] = rawJSON(whatsapp);
+  if (record.type === "email") {
+    settings["email_is_confirmed"] = record.activationCode === null;
+    if (withActivationCode && record.activationCode !== null)
+      settings["activation_code"] = record.activationCode;
+  }
+  return settings;
+}
+
+/**
+ * Part B: "`is_enabled` is a boolean up to 2025 and `0`/`1`/`2` in 2026; `2` means an email handler
+ * waiting for its address to be confirmed (enabled, pending)".
+ */
+function enabledView(version: EmulatedVersion, record: HandlerRecord): boolean | number {
+  if (version !== "2026") return record.isEnabled;
+  if (!record.isEnabled) return 0;
+  return record.type === "email" && record.activationCode !== null ? 2 : 1;
+}
+
+/** The handler as `version` shows it; `created` for a 2026 create answer's `activation_code`. */
+export function deployedHandlerView(
+  version: EmulatedVersion,
+  record: HandlerRecord,
+  created = false,
+): Record<string, unknown> {
+  const settings = settingsView(record, created && version === "2026");
+  return {
+    id: record.id,
+    // Part B: "Handlers carry extra fields (`user_id`)".
+    user_id: record.userId,
+    type: record.type,
+    name: record.name,
+    // Part B: "`settings` may arrive as a JSON-encoded string": 2025 sends it so in every answer,
+    // as its create answer does.
+    settings: version === "2025" ? JSON.stringify(settings) : settings,
+    is_enabled: enabledView(version, record),
+    last_datetime: record.lastDatetime,
+    datetime: record.datetime,
+  };
+}
+
+/**
+ * Part B: the 2025 update "answers `{"data":{"id":null,"type":null,"settings":"{\"\":\"\"}","is_enabled":null,...}}`":
+ * the handler shape with nothing in it.
+ */
+export const EMPTY_2025_UPDATE_ANSWER = {
+  id: null,
+  type: null,
+  settings: JSON.stringify({ "": "" }),
+  is_enabled: null,
+  user_id: null,
+  name: null,
+  last_datetime: null,
+  datetime: null,
+} as const;
+
+/** Everything `version` answers. */
+export function deployedPresenter(version: EmulatedVersion): Presenter {
+  const view = (record: HandlerRecord, created = false) => deployedHandlerView(version, record, created);
+  return {
+    read: (record) => ({ status: 200, body: { data: view(record) } }),
+    // Part B: "Create answers `201`: `{"data":{"id":N}}` (2023), or the whole handler (2025 on)."
+    created: (record) => ({
+      status: 201,
+      body: { data: version === "2023" ? { id: record.id } : view(record, true) },
+    }),
+    // Part B: "Update answers `200`"; "an update's answer may carry `id` as a string or null". The
+    // id is the one from the path, a string: 2023 answers `{"data":{"id":"N"}}`; 2026 shows the
+    // damaged handler it stored (`"type":null,"settings":{"":""}`, the `is_enabled` posted, read as
+    // 0 or 1); 2025 stored nothing and shows nothing.
+    updated: (record) => {
+      switch (version) {
+        case "2023":
+          return { status: 200, body: { data: { id: String(record.id) } } };
+        case "2025":
+          return { status: 200, body: { data: EMPTY_2025_UPDATE_ANSWER } };
+        case "2026":
+          return { status: 200, body: { data: { ...view(record), id: String(record.id) } } };
+      }
+    },
+    // Part B: "Delete answers `200` with an empty body (and `Content-Type: application/json`)."
+    deleted: () => ({ status: 200, body: "", headers: { "content-type": "application/json" } }),
+    list: (page) => ({
+      status: 200,
+      body: { data: page.records.map((record) => view(record)), ...deployedListEnvelope(page) },
+    }),
+    error: deployedErrorRenderer(version),
+  };
+}
