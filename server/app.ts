@@ -142,6 +142,16 @@ function checkEmulationOptions(options: BuildAppOptions): void {
 /** Builds the service. Call `listen` to serve it, or `inject` to test it; `close` releases it. */
 export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
   checkEmulationOptions(options);
+  // The emulation of a deployed version swaps the presenter and the rules and adds hooks; the
+  // routes and the store stay the same.
+  const emulated =
+    options.emulate === undefined
+      ? undefined
+      : emulation(options.emulate, {
+          ...(options.disabledTypes === undefined ? {} : { disabledTypes: new Set(options.disabledTypes) }),
+          ...(options.planLimit === undefined ? {} : { planLimit: options.planLimit }),
+        });
+  const presenter = emulated?.presenter ?? options.presenter ?? referencePresenter;
   const now = options.now ?? systemClock;
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (!Number.isSafeInteger(rateLimit) || rateLimit < 0) {
@@ -175,16 +185,6 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
   // Open the store after Fastify accepted its options, and close it if anything below fails.
   const ownsRepository = options.repository === undefined;
   const repository = options.repository ?? openRepository(options.db ?? ":memory:");
-  // The emulation of a deployed version swaps the presenter and the rules and adds hooks; the
-  // routes and the store stay the same.
-  const emulated =
-    options.emulate === undefined
-      ? undefined
-      : emulation(options.emulate, repository, {
-          ...(options.disabledTypes === undefined ? {} : { disabledTypes: new Set(options.disabledTypes) }),
-          ...(options.planLimit === undefined ? {} : { planLimit: options.planLimit }),
-        });
-  const presenter = emulated?.presenter ?? options.presenter ?? referencePresenter;
   try {
     // Methods Node parses but Fastify does not route by default (PROPFIND, LOCK...) still get a 405.
     for (const method of METHODS) {
@@ -222,7 +222,7 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
     registerNotificationHandlerRoutes(app, {
       repository,
       presenter,
-      rules: emulated?.rules ?? referenceRules,
+      rules: emulated?.rules(repository) ?? referenceRules,
       now,
       publicUrl: options.publicUrl,
       authenticate: authenticator(

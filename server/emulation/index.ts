@@ -29,21 +29,18 @@ export type { SiteOptions } from "./writes";
 /** What the app swaps in to answer as a deployed version. */
 export interface Emulation {
   readonly presenter: Presenter;
-  readonly rules: HandlerRules;
+  /** The rules over the app's store (a plan limit counts the user's handlers). */
+  rules(repository: Repository): HandlerRules;
   readonly authenticatorOptions: AuthenticatorOptions;
   /** Adds the emulation's own hooks to the app. */
   install(app: FastifyInstance): void;
 }
 
-/** The emulation of `version` over `repository`, for a site configured with `site`. */
-export function emulation(
-  version: EmulatedVersion,
-  repository: Repository,
-  site: SiteOptions = {},
-): Emulation {
+/** The emulation of `version`, for a site configured with `site`. */
+export function emulation(version: EmulatedVersion, site: SiteOptions = {}): Emulation {
   return {
     presenter: deployedPresenter(version),
-    rules: deployedRules(version, repository, site),
+    rules: (repository) => deployedRules(version, repository, site),
     authenticatorOptions: deployedAuthenticatorOptions,
     install: installDeployedRateLimitHeaders,
   };
