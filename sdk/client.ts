@@ -16,6 +16,7 @@ import {
   retryAfterSeconds,
   type ResponseHeaders,
 } from "./errors";
+import { parseJSONKeepingBigIntegers } from "./json";
 import { RateLimitPacer, type PacerState } from "./rate-limit";
 import { NotificationHandlers } from "./resources/notification-handlers";
 
@@ -411,7 +412,7 @@ export class NotificationHandlersClient {
     const looksJSON = /^\s*[[{]/.test(text);
     if (isJSONContentType(headers) || (looksJSON && !headers["content-type"]?.includes("html"))) {
       try {
-        return JSON.parse(text) as unknown;
+        return parseJSONKeepingBigIntegers(text);
       } catch {
         // Not JSON after all: fall through to text.
       }

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { fieldsOf, type FieldOf, type HandlerType } from "../catalog";
 import type { APIResponse, NotificationHandlersClient, RequestOptions } from "../client";
 import { UnexpectedResponseError } from "../errors";
+import { parseJSONKeepingBigIntegers } from "../json";
 import { Page, PagePromise, type PageLinks, type PageMeta } from "../pagination";
 
 // ---------------------------------------------------------------------------------------------
@@ -32,18 +33,6 @@ function toInt(value: unknown): number | null {
   if (typeof value === "number") return Number.isInteger(value) ? value : null;
   if (typeof value === "string" && /^\s*-?\d+\s*$/.test(value)) return Number(value);
   return null;
-}
-
-/** Parses JSON keeping integers too large for a double as their digits (a stored whatsapp number). */
-export function parseJSONKeepingBigIntegers(text: string): unknown {
-  return JSON.parse(text, (_key: string, value: unknown, context?: { source?: string }) =>
-    typeof value === "number" &&
-    !Number.isSafeInteger(value) &&
-    context?.source &&
-    /^-?\d+$/.test(context.source)
-      ? context.source
-      : value,
-  ) as unknown;
 }
 
 function settingString(value: unknown): string {

@@ -108,9 +108,20 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
     expect(read).not.toHaveProperty("user_id");
   });
 
-  // Left out until the client keeps them: a whatsapp number beyond 2^53 in settings sent as an object
-  // (2023, 2026). sdk/client.ts parseBody reads bodies with plain JSON.parse, so 12345678901234567
-  // comes back as "12345678901234568"; settings sent as a string (2025) keep every digit.
+  // Part B: "`whatsapp` is stored as an integer": beyond 2^53 a plain JSON parse would round it.
+  it("retrieve and list: a whatsapp integer beyond 2^53 keeps every digit", async () => {
+    const { server, key, client } = await setup(version);
+    const userId = server.repository.authenticate(key)?.userId ?? 0;
+    const { id } = server.repository.createHandler(
+      userId,
+      { type: "whatsapp", name: "Big", settings: { whatsapp: "12345678901234567" }, isEnabled: true },
+      "2024-01-01 00:00:00",
+    );
+    expect((await client.notificationHandlers.retrieve(id)).settings.whatsapp).toBe("12345678901234567");
+    const page = await client.notificationHandlers.list();
+    expect(page.data.find((h) => h.id === id)?.settings.whatsapp).toBe("12345678901234567");
+  });
+
   it("retrieve: cleaned values, whatsapp as its digits, an unknown type read as it is", async () => {
     const { server, key, client } = await setup(version);
     const { id } = await client.notificationHandlers.create({

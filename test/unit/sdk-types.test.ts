@@ -2,12 +2,12 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   NotificationHandler,
   formatDatetime,
-  parseJSONKeepingBigIntegers,
   typeSettings,
   type NotificationHandlerCreateParams,
   type NotificationHandlerListParams,
   type NotificationHandlerUpdateParams,
 } from "../../sdk/resources/notification-handlers";
+import { parseJSONKeepingBigIntegers } from "../../sdk/json";
 
 const base = { id: 7, type: "email", name: "Ops", last_datetime: null, datetime: "2025-01-02 03:04:05" };
 
