@@ -285,10 +285,15 @@ async function adoptable(inputs: HandlerInputs, desired: Desired): Promise<LiveH
     note(`taking over handler ${adopt} (${JSON.stringify(live.name)})`);
     return live;
   }
-  const matches = [...(await snapshot()).values()].filter(
-    (h) =>
-      h.type === desired.type && equalAfterCleaning("name", desired.name, h.name) && !state.claimed.has(h.id),
-  );
+  // Sorted here: 2025 instances ignore the list order.
+  const matches = [...(await snapshot()).values()]
+    .filter(
+      (h) =>
+        h.type === desired.type &&
+        equalAfterCleaning("name", desired.name, h.name) &&
+        !state.claimed.has(h.id),
+    )
+    .sort((a, b) => a.id - b.id);
   if (matches.length > 1) {
     throw new Error(
       `adopt: ${matches.length} handlers are named ${JSON.stringify(desired.name)} with type ${desired.type} ` +
