@@ -89,7 +89,7 @@ describe.each([
     const handlers = server.handlers(key);
     expect(handlers).toHaveLength(1);
     expect(handlers[0]).toMatchObject({
-      id: repaired.outputs.id?.value,
+      id: repaired.outputs.id?.value as number,
       type: "email",
       name: "Ops team",
       settings: { email: "ops@example.com" },

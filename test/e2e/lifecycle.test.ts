@@ -78,7 +78,7 @@ describe.each(TARGETS)("against $name", (target) => {
     const renamed = server.handlers(key).filter((h) => h.type === "email");
     expect(renamed).toHaveLength(1);
     expect(renamed[0]).toMatchObject({
-      id: third.outputs.emailId?.value,
+      id: third.outputs.emailId?.value as number,
       name: "On-call (renamed)",
       isEnabled: false,
     });
