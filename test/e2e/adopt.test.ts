@@ -2,35 +2,18 @@
  * Taking over handlers that already exist, and never leaving a duplicate or an orphan when a create's
  * answer is lost; reading existing handlers into a program with `get` and the lookups.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import {
-  TARGETS,
-  createStack,
-  pkg,
-  providerConfig,
-  startServer,
-  type TestServer,
-  type TestStack,
-} from "./harness";
+import { TARGETS, pkg, useTarget } from "./harness";
 
 describe.each(TARGETS)("against $name", (target) => {
-  let server: TestServer;
   let cuts = 0;
-  const stacks: TestStack[] = [];
   const inPlace = target.strategy === "in-place";
 
-  beforeAll(async () => {
-    server = await startServer({
-      ...(target.emulate === undefined ? {} : { emulate: target.emulate }),
-      // When armed, the next create is stored, then its connection is cut before the answer.
-      cutAfterHandling: (method, path) =>
-        method === "POST" && /notification-handlers\/?$/.test(path) && cutNext(),
-    });
-  });
-  afterAll(async () => {
-    for (const s of stacks) await s.dispose();
-    await server.close();
+  const ctx = useTarget(target, {
+    // When armed, the next create is stored, then its connection is cut before the answer.
+    cutAfterHandling: (method, path) =>
+      method === "POST" && /notification-handlers\/?$/.test(path) && cutNext(),
   });
 
   let armed = false;
@@ -41,32 +24,26 @@ describe.each(TARGETS)("against $name", (target) => {
     return true;
   }
 
-  async function stackOf(key: string, program: () => Promise<Record<string, unknown>>): Promise<TestStack> {
-    const s = await createStack({ program, config: providerConfig(server.url, key, target.strategy) });
-    stacks.push(s);
-    return s;
-  }
-
   describe("adopt", () => {
     it("takes over the handler of the same name and type, and the one with a given id, then manages them", async () => {
-      const key = server.newKey();
-      const byName = server.seed(key, {
+      const key = ctx.server.newKey();
+      const byName = ctx.server.seed(key, {
         type: "email",
         name: "Ops email",
         settings: { email: "old@example.com" },
       });
-      const otherType = server.seed(key, {
+      const otherType = ctx.server.seed(key, {
         type: "slack",
         name: "Ops email",
         settings: { slack: "https://hooks.slack.com/x" },
       });
-      const byId = server.seed(key, {
+      const byId = ctx.server.seed(key, {
         type: "webhook",
         name: "old hook",
         settings: { webhook: "https://example.com/old" },
       });
       const { NotificationHandler } = pkg();
-      const s = await stackOf(key, () => {
+      const s = await ctx.stack(key, () => {
         const ops = new NotificationHandler("ops", {
           type: "email",
           name: "Ops email",
@@ -85,7 +62,7 @@ describe.each(TARGETS)("against $name", (target) => {
       // In place, the adopted handlers are updated; with the replace strategy they are replaced.
       expect(up.outputs.ops?.value === byName).toBe(inPlace);
       expect(up.outputs.hook?.value === byId).toBe(inPlace);
-      const handlers = server.handlers(key);
+      const handlers = ctx.server.handlers(key);
       expect(handlers).toHaveLength(3);
       expect(handlers.find((h) => h.id === up.outputs.ops?.value)).toMatchObject({
         type: "email",
@@ -99,44 +76,44 @@ describe.each(TARGETS)("against $name", (target) => {
 
       expect((await s.up()).summary.resourceChanges).toMatchObject({ same: 3 });
       await s.destroy();
-      expect(server.handlers(key).map((h) => h.id)).toEqual([otherType]);
+      expect(ctx.server.handlers(key).map((h) => h.id)).toEqual([otherType]);
     });
 
     it("refuses to guess between several handlers of the same name, listing their ids", async () => {
-      const key = server.newKey();
-      const a = server.seed(key, { type: "internal_notification", name: "Inbox", settings: {} });
-      const b = server.seed(key, { type: "internal_notification", name: "Inbox", settings: {} });
+      const key = ctx.server.newKey();
+      const a = ctx.server.seed(key, { type: "internal_notification", name: "Inbox", settings: {} });
+      const b = ctx.server.seed(key, { type: "internal_notification", name: "Inbox", settings: {} });
       const { NotificationHandler } = pkg();
-      const s = await stackOf(key, () => {
+      const s = await ctx.stack(key, () => {
         new NotificationHandler("inbox", { type: "internal_notification", name: "Inbox", adopt: true });
         return Promise.resolve({});
       });
       await expect(s.up()).rejects.toThrow(`(ids ${a}, ${b}); set adopt to the id of the one to take over`);
-      expect(server.handlers(key)).toHaveLength(2);
+      expect(ctx.server.handlers(key)).toHaveLength(2);
     });
 
     it("creates normally when there is nothing to take over", async () => {
-      const key = server.newKey();
+      const key = ctx.server.newKey();
       const { NotificationHandler } = pkg();
-      const s = await stackOf(key, () => {
+      const s = await ctx.stack(key, () => {
         new NotificationHandler("fresh", { type: "twilio_call", twilioCall: "+15551234567", adopt: true });
         return Promise.resolve({});
       });
       await s.up();
-      expect(server.handlers(key).map((h) => h.name)).toEqual(["fresh"]);
+      expect(ctx.server.handlers(key).map((h) => h.name)).toEqual(["fresh"]);
     });
   });
 
   describe("a create whose answer is lost", () => {
     it("finds the handler it made and takes it over: no duplicate, no orphan", async () => {
-      const key = server.newKey();
-      server.seed(key, {
+      const key = ctx.server.newKey();
+      ctx.server.seed(key, {
         type: "email",
         name: "lost answer",
         settings: { email: "someone-else@example.com" },
       });
       const { NotificationHandler } = pkg();
-      const s = await stackOf(key, () => {
+      const s = await ctx.stack(key, () => {
         const h = new NotificationHandler("lost", {
           type: "email",
           name: "lost answer",
@@ -148,7 +125,7 @@ describe.each(TARGETS)("against $name", (target) => {
       const before = cuts;
       const up = await s.up();
       expect(cuts).toBe(before + 1);
-      const handlers = server.handlers(key);
+      const handlers = ctx.server.handlers(key);
       expect(handlers).toHaveLength(2);
       const mine = handlers.find((h) => h.settings.email === "mine@example.com");
       expect(up.outputs.id?.value).toBe(mine?.id);
@@ -159,15 +136,15 @@ describe.each(TARGETS)("against $name", (target) => {
 
   describe("reading existing handlers", () => {
     it("NotificationHandler.get and the lookups read handlers the program does not manage", async () => {
-      const key = server.newKey();
-      const id = server.seed(key, {
+      const key = ctx.server.newKey();
+      const id = ctx.server.seed(key, {
         type: "discord",
         name: "Shared Discord",
         settings: { discord: "https://discord.com/api/webhooks/9/z" },
       });
-      server.seed(key, { type: "email", name: "Other", settings: { email: "o@example.com" } });
+      ctx.server.seed(key, { type: "email", name: "Other", settings: { email: "o@example.com" } });
       const { NotificationHandler, getNotificationHandler, getNotificationHandlers } = pkg();
-      const s = await stackOf(key, async () => {
+      const s = await ctx.stack(key, async () => {
         const found = await getNotificationHandler({ name: "Shared Discord" });
         const emails = await getNotificationHandlers({ type: "email" });
         const read = NotificationHandler.get("shared", found.handlerId);
@@ -184,7 +161,7 @@ describe.each(TARGETS)("against $name", (target) => {
       expect(up.outputs.readName?.value).toBe("Shared Discord");
       expect(up.outputs.readType?.value).toBe("discord");
       await s.destroy();
-      expect(server.handlers(key)).toHaveLength(2); // a read resource is never deleted
+      expect(ctx.server.handlers(key)).toHaveLength(2); // a read resource is never deleted
     });
   });
 });

@@ -3,42 +3,20 @@
  * are shown by preview and repaired by a plain `pulumi up`; refresh follows the API; a run with nothing
  * to change reads N handlers with ceil(N/1000) list requests.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import {
-  TARGETS,
-  createStack,
-  pkg,
-  providerConfig,
-  startServer,
-  type TestServer,
-  type TestStack,
-} from "./harness";
+import { TARGETS, pkg, useTarget } from "./harness";
 
 describe.each(TARGETS)("against $name", (target) => {
-  let server: TestServer;
-  const stacks: TestStack[] = [];
   const inPlace = target.strategy === "in-place";
 
-  beforeAll(async () => {
-    server = await startServer(target.emulate === undefined ? {} : { emulate: target.emulate });
-  });
-  afterAll(async () => {
-    for (const s of stacks) await s.dispose();
-    await server.close();
-  });
-
-  async function stackOf(key: string, program: () => Promise<Record<string, unknown>>): Promise<TestStack> {
-    const s = await createStack({ program, config: providerConfig(server.url, key, target.strategy) });
-    stacks.push(s);
-    return s;
-  }
+  const ctx = useTarget(target);
 
   describe("drift", () => {
     it("shows an edit and a delete made in the API in preview, and a plain up repairs both", async () => {
-      const key = server.newKey();
+      const key = ctx.server.newKey();
       const { NotificationHandler } = pkg();
-      const s = await stackOf(key, () => {
+      const s = await ctx.stack(key, () => {
         const email = new NotificationHandler("ops", {
           type: "email",
           name: "Ops",
@@ -54,11 +32,11 @@ describe.each(TARGETS)("against $name", (target) => {
       const emailId = up.outputs.emailId?.value as number;
       const hookId = up.outputs.hookId?.value as number;
 
-      server.edit(key, emailId, {
+      ctx.server.edit(key, emailId, {
         name: "Ops (edited in the UI)",
         settings: { email: "someone@example.com" },
       });
-      server.drop(key, hookId);
+      ctx.server.drop(key, hookId);
 
       const preview = await s.preview();
       expect(preview.changeSummary).toMatchObject(inPlace ? { update: 1, replace: 1 } : { replace: 2 });
@@ -71,7 +49,7 @@ describe.each(TARGETS)("against $name", (target) => {
       expect(repair.summary.resourceChanges).toMatchObject(
         inPlace ? { update: 1, replace: 1 } : { replace: 2 },
       );
-      const handlers = server.handlers(key);
+      const handlers = ctx.server.handlers(key);
       expect(handlers).toHaveLength(2);
       const repaired = handlers.find((h) => h.type === "email");
       expect(repaired).toMatchObject({ name: "Ops", settings: { email: "ops@example.com" } });
@@ -86,9 +64,9 @@ describe.each(TARGETS)("against $name", (target) => {
     });
 
     it("refresh records the live handler and drops one deleted in the API", async () => {
-      const key = server.newKey();
+      const key = ctx.server.newKey();
       const { NotificationHandler } = pkg();
-      const s = await stackOf(key, () => {
+      const s = await ctx.stack(key, () => {
         const a = new NotificationHandler("a", { type: "twilio", twilio: "+15551230001" });
         const b = new NotificationHandler("b", { type: "internal_notification" });
         return Promise.resolve({ a: a.handlerId, b: b.handlerId });
@@ -96,8 +74,8 @@ describe.each(TARGETS)("against $name", (target) => {
       const up = await s.up();
       const a = up.outputs.a?.value as number;
       const b = up.outputs.b?.value as number;
-      server.edit(key, a, { isEnabled: false });
-      server.drop(key, b);
+      ctx.server.edit(key, a, { isEnabled: false });
+      ctx.server.drop(key, b);
 
       const refreshed = await s.refresh();
       expect(refreshed.summary.resourceChanges).toMatchObject({ update: 1, delete: 1 });
@@ -115,7 +93,7 @@ describe.each(TARGETS)("against $name", (target) => {
       // The next up brings both back to the program.
       await s.up();
       expect(
-        server
+        ctx.server
           .handlers(key)
           .map((h) => `${h.type} ${h.isEnabled}`)
           .sort(),
@@ -125,11 +103,11 @@ describe.each(TARGETS)("against $name", (target) => {
 
   describe("request budget", () => {
     it("reads 50 handlers with one list request when nothing changes, and spends one write and one read per change", async () => {
-      const key = server.newKey();
+      const key = ctx.server.newKey();
       const { NotificationHandler } = pkg();
       const N = 50;
       let renamed = false;
-      const s = await stackOf(key, () => {
+      const s = await ctx.stack(key, () => {
         for (let i = 0; i < N; i++) {
           new NotificationHandler(`h${i}`, {
             type: "email",
@@ -140,32 +118,37 @@ describe.each(TARGETS)("against $name", (target) => {
         return Promise.resolve({});
       });
 
-      let mark = server.served.length;
+      let mark = ctx.server.served.length;
       await s.up();
-      expect(server.countSince(mark)).toEqual({ lists: 0, reads: N, writes: N, total: 2 * N });
+      expect(ctx.server.countSince(mark)).toEqual({ lists: 0, reads: N, writes: N, total: 2 * N });
 
-      mark = server.served.length;
+      mark = ctx.server.served.length;
       const preview = await s.preview();
       expect(preview.changeSummary).toMatchObject({ same: N + 1 });
-      expect(server.countSince(mark)).toEqual({ lists: Math.ceil(N / 1000), reads: 0, writes: 0, total: 1 });
+      expect(ctx.server.countSince(mark)).toEqual({
+        lists: Math.ceil(N / 1000),
+        reads: 0,
+        writes: 0,
+        total: 1,
+      });
 
-      mark = server.served.length;
+      mark = ctx.server.served.length;
       const again = await s.up();
       expect(again.summary.resourceChanges).toMatchObject({ same: N + 1 });
-      expect(server.countSince(mark)).toEqual({ lists: 1, reads: 0, writes: 0, total: 1 });
+      expect(ctx.server.countSince(mark)).toEqual({ lists: 1, reads: 0, writes: 0, total: 1 });
 
       renamed = true;
-      mark = server.served.length;
+      mark = ctx.server.served.length;
       await s.up();
       // In place: one write and the read that verifies it. Replace: create and delete, each verified.
-      expect(server.countSince(mark)).toEqual(
+      expect(ctx.server.countSince(mark)).toEqual(
         inPlace ? { lists: 1, reads: 1, writes: 1, total: 3 } : { lists: 1, reads: 2, writes: 2, total: 5 },
       );
 
-      mark = server.served.length;
+      mark = ctx.server.served.length;
       await s.destroy();
-      expect(server.countSince(mark)).toEqual({ lists: 0, reads: N, writes: N, total: 2 * N });
-      expect(server.handlers(key)).toEqual([]);
+      expect(ctx.server.countSince(mark)).toEqual({ lists: 0, reads: N, writes: N, total: 2 * N });
+      expect(ctx.server.handlers(key)).toEqual([]);
       process.stdout.write(
         `request budget against ${target.name}, N=${N}: up creates with ${2 * N} requests; a no-op preview or up makes 1\n`,
       );

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
 import type * as automation from "@pulumi/pulumi/automation";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 
 import type * as PackageModule from "../../index";
 import { createOfflineStack } from "../../scripts/offline-stack";
@@ -240,3 +240,37 @@ export const TARGETS: readonly Target[] = [
   { name: "an emulated 2026 instance", emulate: "2026", strategy: "replace" },
   { name: "an emulated 2025 instance", emulate: "2025", strategy: "replace" },
 ];
+
+/** A server of the matrix for the enclosing `describe`, and stacks on it; all closed after its tests. */
+export interface TargetContext {
+  readonly server: TestServer;
+  /** A stack of `program` with the provider pointed at the server with `key`, in the target's strategy. */
+  stack(key: string, program: () => Promise<Record<string, unknown>>): Promise<TestStack>;
+}
+
+/** Starts the target's server before the enclosing block's tests and closes it after them. */
+export function useTarget(target: Target, options: Omit<StartServerOptions, "emulate"> = {}): TargetContext {
+  let server: TestServer | undefined;
+  const stacks: TestStack[] = [];
+  beforeAll(async () => {
+    server = await startServer({
+      ...options,
+      ...(target.emulate === undefined ? {} : { emulate: target.emulate }),
+    });
+  });
+  afterAll(async () => {
+    for (const s of stacks) await s.dispose();
+    await server?.close();
+  });
+  return {
+    get server(): TestServer {
+      if (server === undefined) throw new Error("the server starts in beforeAll");
+      return server;
+    },
+    async stack(key, program) {
+      const s = await createStack({ program, config: providerConfig(this.server.url, key, target.strategy) });
+      stacks.push(s);
+      return s;
+    },
+  };
+}

@@ -2,32 +2,15 @@
  * The provider under the real Pulumi engine, against each server of the matrix: create, no-op, in-place
  * changes (replacements where the server's update is defective), type change, destroy.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import {
-  TARGETS,
-  createStack,
-  pkg,
-  providerConfig,
-  startServer,
-  type TestServer,
-  type TestStack,
-} from "./harness";
+import { TARGETS, pkg, useTarget } from "./harness";
 
 describe.each(TARGETS)("against $name", (target) => {
-  let server: TestServer;
-  const stacks: TestStack[] = [];
-
-  beforeAll(async () => {
-    server = await startServer(target.emulate === undefined ? {} : { emulate: target.emulate });
-  });
-  afterAll(async () => {
-    for (const s of stacks) await s.dispose();
-    await server.close();
-  });
+  const ctx = useTarget(target);
 
   it("creates, changes nothing on a second up, renames and disables, replaces on type change, destroys", async () => {
-    const key = server.newKey();
+    const key = ctx.server.newKey();
     const { NotificationHandler } = pkg();
     let variant = 0;
     const program = (): Promise<Record<string, unknown>> => {
@@ -49,15 +32,14 @@ describe.each(TARGETS)("against $name", (target) => {
             });
       return Promise.resolve({ emailId: email.handlerId, chatId: chat.handlerId });
     };
-    const s = await createStack({ program, config: providerConfig(server.url, key, target.strategy) });
-    stacks.push(s);
+    const s = await ctx.stack(key, program);
 
     const first = await s.up();
     expect(first.summary.resourceChanges).toMatchObject({ create: 3 });
     const emailId = first.outputs.emailId?.value as number;
     const chatId = first.outputs.chatId?.value as number;
     expect(
-      server
+      ctx.server
         .handlers(key)
         .map((r) => r.name)
         .sort(),
@@ -75,7 +57,7 @@ describe.each(TARGETS)("against $name", (target) => {
       expect(third.summary.resourceChanges).toMatchObject({ replace: 1, same: 2 });
       expect(third.outputs.emailId?.value).not.toBe(emailId);
     }
-    const renamed = server.handlers(key).filter((h) => h.type === "email");
+    const renamed = ctx.server.handlers(key).filter((h) => h.type === "email");
     expect(renamed).toHaveLength(1);
     expect(renamed[0]).toMatchObject({
       id: third.outputs.emailId?.value as number,
@@ -88,7 +70,7 @@ describe.each(TARGETS)("against $name", (target) => {
     expect(fourth.summary.resourceChanges).toMatchObject({ replace: 1 });
     expect(fourth.outputs.chatId?.value).not.toBe(chatId);
     expect(
-      server
+      ctx.server
         .handlers(key)
         .map((r) => r.type)
         .sort(),
@@ -96,6 +78,6 @@ describe.each(TARGETS)("against $name", (target) => {
     expect((await s.up()).summary.resourceChanges).toMatchObject({ same: 3 });
 
     await s.destroy();
-    expect(server.handlers(key)).toEqual([]);
+    expect(ctx.server.handlers(key)).toEqual([]);
   });
 });
