@@ -13,12 +13,14 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
+          sequence: { groupOrder: 1 },
         },
       },
       {
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
+          sequence: { groupOrder: 2 },
           testTimeout: 30_000, // 30 s: real servers and processes
           hookTimeout: 60_000,
         },
@@ -27,10 +29,11 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
+          // After the others: each e2e file runs engines of its own, two files at a time.
+          sequence: { groupOrder: 3 },
           globalSetup: ["test/e2e/global-setup.ts"],
           testTimeout: 300_000, // 5 min: each test runs several engine operations
           hookTimeout: 120_000,
-          // Each file runs its own engines; two at a time fit two cores.
           maxWorkers: 2,
         },
       },
