@@ -88,9 +88,7 @@ async function main(): Promise<void> {
       "demo",
     ]);
     const apiKey = stdout.trim();
-    process.stdout.write(
-      `   created a key for user "demo" (${apiKey.slice(0, 8)}..., kept as a Pulumi secret)\n`,
-    );
+    process.stdout.write(`   created a key for user "demo"; it goes into the stack config as a secret\n`);
 
     const client = new NotificationHandlersClient({ baseURL: server.url, apiKey });
     const offline = await createOfflineStack({
