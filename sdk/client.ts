@@ -5,7 +5,7 @@
  */
 
 import { inspect } from "node:util";
-import { Agent, request as undiciRequest, type Dispatcher, type FormData } from "undici";
+import { Agent, type Dispatcher, type FormData } from "undici";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -156,7 +156,10 @@ const MAX_BODY_CHARS_IN_TEXT = 2_000;
 
 function lowerCaseHeaders(raw: Record<string, string | string[] | undefined>): ResponseHeaders {
   const out: ResponseHeaders = {};
-  for (const [name, value] of Object.entries(raw)) {
+  // for...in rather than Object.entries: no pair arrays on every answer. undici's header objects
+  // carry only own keys.
+  for (const name in raw) {
+    const value = raw[name];
     const key = name.toLowerCase();
     if (value === undefined || key === "authorization" || key === "set-cookie" || key === "cookie") continue;
     out[key] = Array.isArray(value) ? value.join(", ") : value;
@@ -190,6 +193,10 @@ export class NotificationHandlersClient {
   private readonly logger: Logger | undefined;
   private readonly pacer: RateLimitPacer;
   private readonly defaultHeaders: Record<string, string>;
+  /** `baseURL`'s scheme, host and port (no credentials), as undici's dispatcher takes it. */
+  private readonly origin: string;
+  /** `baseURL`'s path, ending with `/`; request paths are appended to it. */
+  private readonly basePath: string;
   private closed = false;
 
   constructor(options: ClientOptions = {}) {
@@ -206,6 +213,9 @@ export class NotificationHandlersClient {
       );
     }
     this.baseURL = normalizeBaseURL(baseURL.trim());
+    const parsedBase = new URL(this.baseURL);
+    this.origin = parsedBase.origin;
+    this.basePath = parsedBase.pathname;
     apiKeys.set(this, apiKey.trim());
 
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
@@ -239,7 +249,17 @@ export class NotificationHandlersClient {
     this.notificationHandlers = new NotificationHandlers(this);
 
     // Keep internals out of enumeration (and out of JSON and util.inspect); the key is not here at all.
-    for (const name of ["dispatcher", "ownsDispatcher", "sleep", "now", "random", "logger", "pacer"]) {
+    for (const name of [
+      "dispatcher",
+      "ownsDispatcher",
+      "sleep",
+      "now",
+      "random",
+      "logger",
+      "pacer",
+      "origin",
+      "basePath",
+    ]) {
       Object.defineProperty(this, name, { enumerable: false });
     }
   }
@@ -277,9 +297,14 @@ export class NotificationHandlersClient {
    */
   async request(req: APIRequest): Promise<APIResponse> {
     if (this.closed) throw new MissingConfigurationError("The client is closed.");
-    const url = new URL(req.path, this.baseURL);
-    for (const [name, value] of Object.entries(req.query ?? {})) url.searchParams.append(name, value);
-    const info = { method: req.method, path: `${url.pathname}${url.search}` };
+    // The path is built as a string, not resolved with `new URL` and handed to undici to take apart
+    // again: request paths are ours (fixed segments and encodeURIComponent'd ids) and the base path
+    // is already normalized, so nothing needs resolving. The query is encoded as URLSearchParams does.
+    const search = req.query === undefined ? "" : new URLSearchParams(req.query).toString();
+    const info = {
+      method: req.method,
+      path: `${this.basePath}${req.path}${search === "" ? "" : `?${search}`}`,
+    };
     const maxRetries = req.options?.maxRetries ?? this.maxRetries;
     const timeout = req.options?.timeout ?? this.timeout;
     let retries = 0;
@@ -287,7 +312,8 @@ export class NotificationHandlersClient {
     let maybeApplied = false;
 
     for (;;) {
-      const paced = await this.pacer.acquire();
+      // Most requests need no wait: tryAcquire() spares them acquire()'s promise and its await.
+      const paced = this.pacer.tryAcquire() ? 0 : await this.pacer.acquire();
       if (paced > 0) {
         this.stats.pacedMs += paced;
         this.logger?.info?.(`${info.method} ${info.path}: waited ${paced} ms for the rate-limit window`);
@@ -297,7 +323,7 @@ export class NotificationHandlersClient {
       const started = this.now();
       let outcome: { status: number; headers: ResponseHeaders; text: string };
       try {
-        outcome = await this.send(url, req, timeout, info);
+        outcome = await this.send(req, timeout, info);
       } catch (err) {
         this.pacer.release();
         if (!(err instanceof APIConnectionError)) throw err;
@@ -370,7 +396,6 @@ export class NotificationHandlersClient {
 
   /** One attempt: resolves to the status, headers and whole body text, or throws an APIConnectionError. */
   private async send(
-    url: URL,
     req: APIRequest,
     timeout: number,
     info: { method: string; path: string },
@@ -378,7 +403,11 @@ export class NotificationHandlersClient {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new TimeoutMarker()), timeout);
     try {
-      const res = await undiciRequest(url, {
+      // The dispatcher's own request(): what undici's top-level request() calls after parsing a URL
+      // into this origin and path, which are known here already.
+      const res = await this.dispatcher.request({
+        origin: this.origin,
+        path: info.path,
         method: req.method,
         headers: {
           ...this.defaultHeaders,
@@ -386,7 +415,6 @@ export class NotificationHandlersClient {
           authorization: `Bearer ${apiKeys.get(this) ?? ""}`,
         },
         body: req.body ?? null,
-        dispatcher: this.dispatcher,
         signal: controller.signal,
       });
       // The timeout covers reading the body too: a server that stalls mid-answer is a timeout.
@@ -409,8 +437,7 @@ export class NotificationHandlersClient {
   /** Parses a body: JSON when it is JSON, its text otherwise (`undefined` when empty). */
   private parseBody(text: string, headers: ResponseHeaders): unknown {
     if (text.trim() === "") return undefined;
-    const looksJSON = /^\s*[[{]/.test(text);
-    if (isJSONContentType(headers) || (looksJSON && !headers["content-type"]?.includes("html"))) {
+    if (isJSONContentType(headers) || (/^\s*[[{]/.test(text) && !headers["content-type"]?.includes("html"))) {
       try {
         return parseJSONKeepingBigIntegers(text);
       } catch {

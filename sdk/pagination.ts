@@ -47,7 +47,8 @@ export class Page<Item extends { id: number }> implements AsyncIterable<Item> {
 
   private readonly fetchPage: PageFetcher<Item>;
   private readonly seenBefore: ReadonlySet<number>;
-  private readonly newItems: Item[];
+  /** The items whose id is new to the iteration, computed on first use (see `newItems()`). */
+  private newItemsCache: Item[] | undefined;
 
   constructor(args: {
     data: Item[];
@@ -63,20 +64,30 @@ export class Page<Item extends { id: number }> implements AsyncIterable<Item> {
     this.skipped = args.skipped ?? 0;
     this.fetchPage = args.fetchPage;
     this.seenBefore = args.seenBefore ?? new Set();
-    const seenHere = new Set<number>();
-    this.newItems = this.data.filter((item) => {
-      if (this.seenBefore.has(item.id) || seenHere.has(item.id)) return false;
-      seenHere.add(item.id);
-      return true;
-    });
     Object.defineProperty(this, "fetchPage", { enumerable: false });
     Object.defineProperty(this, "seenBefore", { enumerable: false });
-    Object.defineProperty(this, "newItems", { enumerable: false });
+    Object.defineProperty(this, "newItemsCache", { enumerable: false });
+  }
+
+  /**
+   * This page's items whose id neither an earlier page nor an earlier item of this one had. Lazy:
+   * a page that is only awaited never needs it, and a set over 1000 ids is not free.
+   */
+  private newItems(): Item[] {
+    if (this.newItemsCache === undefined) {
+      const seenHere = new Set<number>();
+      this.newItemsCache = this.data.filter((item) => {
+        if (this.seenBefore.has(item.id) || seenHere.has(item.id)) return false;
+        seenHere.add(item.id);
+        return true;
+      });
+    }
+    return this.newItemsCache;
   }
 
   /** Whether a later page may hold more items. */
   hasNextPage(): boolean {
-    if (this.data.length === 0 || this.newItems.length === 0) return false;
+    if (this.data.length === 0 || this.newItems().length === 0) return false;
     const { page, total_pages, total, results_per_page } = this.meta;
     if (total_pages !== null) return page < total_pages;
     if (total !== null && results_per_page !== null) return page * results_per_page < total;
@@ -106,7 +117,7 @@ export class Page<Item extends { id: number }> implements AsyncIterable<Item> {
 
   /** Every item of this page and the later ones, each id once. */
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
-    for await (const page of this.iterPages()) yield* page.newItems;
+    for await (const page of this.iterPages()) yield* page.newItems();
   }
 }
 

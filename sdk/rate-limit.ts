@@ -57,37 +57,48 @@ export class RateLimitPacer {
     return { limit: this.limit, budget: this.budget, resetAt: this.resetAt, inFlight: this.inFlight };
   }
 
+  /**
+   * Counts a request as in flight if it may be sent now, without waiting; false when it must wait
+   * (for the first answer, or for the window). The client calls this first, so the usual request
+   * costs no promise; `acquire()` is the waiting form.
+   */
+  tryAcquire(): boolean {
+    if (!this.known) {
+      // Concurrent first calls would all go out before any answer told the limit.
+      if (this.probing) return false;
+      this.probing = true;
+      this.inFlight++;
+      return true;
+    }
+    if (this.limit === undefined) {
+      this.inFlight++;
+      return true;
+    }
+    const now = this.options.now();
+    if (this.resetAt !== undefined && now >= this.resetAt) {
+      // The window has ended by our (late-leaning) estimate; the next answer tells when the new one began.
+      // Requests still in flight may land in the new window (a slow server): count them against it.
+      this.budget = Math.max(0, this.limit - this.inFlight);
+      this.resetAt = now + this.options.windowMs + this.options.safetyMs;
+      this.lastRemaining = undefined;
+    }
+    if (this.budget === undefined || this.budget > 0) {
+      if (this.budget !== undefined) this.budget--;
+      this.inFlight++;
+      return true;
+    }
+    return false;
+  }
+
   /** Waits until a request may be sent, and counts it as in flight; resolves to the milliseconds waited. */
   async acquire(): Promise<number> {
     let waited = 0;
-    for (;;) {
+    while (!this.tryAcquire()) {
       if (!this.known) {
-        // Concurrent first calls would all go out before any answer told the limit.
-        if (this.probing) {
-          await new Promise<void>((resolve) => this.probeWaiters.push(resolve));
-          continue;
-        }
-        this.probing = true;
-        this.inFlight++;
-        return waited;
-      }
-      if (this.limit === undefined) {
-        this.inFlight++;
-        return waited;
+        await new Promise<void>((resolve) => this.probeWaiters.push(resolve));
+        continue;
       }
       const now = this.options.now();
-      if (this.resetAt !== undefined && now >= this.resetAt) {
-        // The window has ended by our (late-leaning) estimate; the next answer tells when the new one began.
-        // Requests still in flight may land in the new window (a slow server): count them against it.
-        this.budget = Math.max(0, this.limit - this.inFlight);
-        this.resetAt = now + this.options.windowMs + this.options.safetyMs;
-        this.lastRemaining = undefined;
-      }
-      if (this.budget === undefined || this.budget > 0) {
-        if (this.budget !== undefined) this.budget--;
-        this.inFlight++;
-        return waited;
-      }
       const target = this.resetAt ?? now + this.options.windowMs;
       const wait = Math.max(1, target - now);
       await this.options.sleep(wait);
@@ -96,6 +107,7 @@ export class RateLimitPacer {
       // injected clock) must not make this loop spin.
       if (this.options.now() < target && this.resetAt === target) this.resetAt = this.options.now();
     }
+    return waited;
   }
 
   /** Marks a request acquired with `acquire()` as finished (after `observe`, if it got an answer). */

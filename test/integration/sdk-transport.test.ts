@@ -108,6 +108,21 @@ describe("requests", () => {
     expect(read?.url).toBe("/site/app/api/notification-handlers/9");
   });
 
+  it("writes the request line as URL resolution would: encoded prefix, id, form-encoded query", async () => {
+    const server = await serve((call, res) => {
+      if (call.url.includes("?")) json(res, 200, { data: [], meta: { total: 0 } });
+      else json(res, 404, { errors: [{ title: "Not found" }] });
+    });
+    const { client } = clientFor(`${server.url}/sité/a b`);
+    await client.notificationHandlers.list({ search: "ops 100% & co+", results_per_page: 10, page: 3 });
+    const missing = await client.notificationHandlers.retrieve(42).catch((err: unknown) => err);
+    expect(server.calls.map((c) => c.url)).toEqual([
+      "/sit%C3%A9/a%20b/api/notification-handlers/?search=ops+100%25+%26+co%2B&results_per_page=10&page=3",
+      "/sit%C3%A9/a%20b/api/notification-handlers/42",
+    ]);
+    expect(missing).toMatchObject({ method: "GET", path: "/sit%C3%A9/a%20b/api/notification-handlers/42" });
+  });
+
   it("reuses one keep-alive connection for sequential calls", async () => {
     const server = await serve((_call, res) => json(res, 200, { data: handler(1) }));
     const { client } = clientFor(`${server.url}/`);

@@ -44,6 +44,15 @@ describe("Page", () => {
     expect(asked).toEqual([1, 2, 3]);
   });
 
+  it("shows only data, meta, links and skipped, before and after iterating", async () => {
+    const { first } = pages([[2, 1]]);
+    const page = await first();
+    const keys = ["data", "meta", "links", "skipped"];
+    expect(Object.keys(page)).toEqual(keys);
+    expect(await collect(page)).toEqual([2, 1]);
+    expect(Object.keys(page)).toEqual(keys);
+  });
+
   it("hasNextPage / getNextPage walk the pages", async () => {
     const { first } = pages([[2], [1]]);
     const p1 = await first();

@@ -119,6 +119,19 @@ describe("RateLimitPacer", () => {
     expect(await pacer.acquire()).toBe(10_000);
   });
 
+  it("tryAcquire() lets a request go at once when no wait is needed, and never waits itself", () => {
+    const { pacer, now } = setup();
+    expect(pacer.tryAcquire()).toBe(true); // the first request, which learns the limit
+    expect(pacer.tryAcquire()).toBe(false); // others wait for its answer
+    pacer.observe(200, headers(2, 1), now());
+    pacer.release();
+    expect(pacer.tryAcquire()).toBe(true);
+    pacer.observe(200, headers(2, 0), now());
+    pacer.release();
+    expect(pacer.tryAcquire()).toBe(false); // the budget is spent: acquire() would sleep
+    expect(pacer.state().inFlight).toBe(0);
+  });
+
   it("does not spin when the injected sleep does not move the clock", async () => {
     let sleeps = 0;
     const pacer = new RateLimitPacer({

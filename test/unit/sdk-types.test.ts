@@ -73,6 +73,34 @@ describe("NotificationHandler (reading)", () => {
     });
   });
 
+  it("keeps big integers anywhere in an answer, and only those", () => {
+    const text =
+      '{"data":[{"id":1,"settings":{"whatsapp":15551234567}},{"id":2,"settings":{"whatsapp":-90071992547409930}}],' +
+      '"safe":9007199254740991,"float":12345678901234567.5,"exp":1e20,"digits":"12345678901234567890"}';
+    expect(parseJSONKeepingBigIntegers(text)).toEqual({
+      data: [
+        { id: 1, settings: { whatsapp: 15551234567 } },
+        { id: 2, settings: { whatsapp: "-90071992547409930" } },
+      ],
+      safe: 9007199254740991,
+      float: 12345678901234568, // not an integer in the text: parsed as a number, rounded
+      exp: 1e20,
+      digits: "12345678901234567890",
+    });
+    // Long digit runs inside strings alone (phones, tokens) change nothing.
+    expect(parseJSONKeepingBigIntegers('{"t":"1234567890123456789","n":[1,2]}')).toEqual({
+      t: "1234567890123456789",
+      n: [1, 2],
+    });
+  });
+
+  it("keeps a settings key named __proto__ as an own key, never as the prototype", () => {
+    const h = NotificationHandler.parse({ ...base, settings: '{"__proto__":"x","email":"a@b.co"}' });
+    expect(Object.keys(h.settings)).toEqual(["__proto__", "email"]);
+    expect(Object.getPrototypeOf(h.settings)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(h.settings, "__proto__")?.value).toBe("x");
+  });
+
   it("reads PHP's [] for empty settings, and tolerates null or unparsable settings", () => {
     const read = (settings: unknown) => NotificationHandler.parse({ ...base, settings }).settings;
     expect(read([])).toEqual({});
@@ -101,9 +129,12 @@ describe("NotificationHandler (reading)", () => {
     expect(h).not.toHaveProperty("user_id");
   });
 
-  it("rejects a handler without a usable id", () => {
+  it("rejects a handler without a usable id, and anything that is not an object", () => {
     expect(NotificationHandler.safeParse({ ...base, id: null }).success).toBe(false);
     expect(NotificationHandler.safeParse({ ...base, id: "x" }).success).toBe(false);
+    for (const value of [null, undefined, 7, "x", [base]]) {
+      expect(NotificationHandler.safeParse(value).success).toBe(false);
+    }
   });
 
   it("has the documented normalized type", () => {
