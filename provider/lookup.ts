@@ -74,8 +74,9 @@ export async function getNotificationHandlers(
   const client = lookupClient(options);
   try {
     const params: NotificationHandlerListParams = { results_per_page: 1000 };
-    const search = filter.search ?? filter.name;
-    if (search !== undefined) params.search = search;
+    // An exact name is compared below, not searched for: deployed instances search the stored
+    // (cleaned) name, which differs from the program's where it has quotes or tags.
+    if (filter.search !== undefined) params.search = filter.search;
     if (filter.type !== undefined) params.type = filter.type;
     if (filter.isEnabled !== undefined) params.is_enabled = filter.isEnabled;
     const found: NotificationHandlerInfo[] = [];

@@ -11,6 +11,7 @@ import type * as pulumi from "@pulumi/pulumi";
 
 import { NotificationHandlersClient, type NotificationHandler as ApiHandler } from "../sdk";
 import { CreateOutcomeUnknownError, NotFoundError } from "../sdk/errors";
+import { ALL_FIELDS } from "../sdk/catalog";
 import { equalAfterCleaning } from "../sdk/cleaning";
 import {
   type Desired,
@@ -19,6 +20,7 @@ import {
   type HandlerOutputs,
   type LiveHandler,
   type UpdateStrategy,
+  UNKNOWN,
   UPDATE_STRATEGIES,
   apiParams,
   changedInputs,
@@ -40,6 +42,9 @@ export const CONFIG_KEYS = {
 
 const LIST_PAGE_SIZE = 1000; // the largest page the API allows
 
+/** Inputs that decide what is sent to the API. */
+const API_PROPERTIES = ["type", "name", "isEnabled", "updateStrategy", ...ALL_FIELDS.map((f) => f.property)];
+
 interface Settings {
   baseUrl: string | undefined;
   apiKey: string | undefined;
@@ -55,8 +60,10 @@ const state: {
   settings: Settings;
   client: NotificationHandlersClient | undefined;
   snapshot: Promise<Map<number, LiveHandler>> | undefined;
-  /** Handlers that a resource of this process has taken: never adopted or recovered twice. */
+  /** Handlers that a resource of this process manages: never adopted or recovered by another. */
   claimed: Set<number>;
+  /** Handlers this process's diffs decided to replace (or found gone): their replacements are new. */
+  replacing: Set<number>;
 } = {
   settings: {
     baseUrl: env("NOTIFICATION_HANDLERS_BASE_URL"),
@@ -66,6 +73,7 @@ const state: {
   client: undefined,
   snapshot: undefined,
   claimed: new Set(),
+  replacing: new Set(),
 };
 
 /** Diagnostics go to stderr, which the engine shows under the stack's diagnostics. */
@@ -233,23 +241,31 @@ export async function diff(
   news: HandlerInputs,
 ): Promise<pulumi.dynamic.DiffResult> {
   const n = handlerId(id);
+  state.claimed.add(n); // managed by this resource: no other resource may adopt it
   const live = await liveById(n);
   if (live === undefined) {
     note(`handler ${n} (${JSON.stringify(olds.name)}) no longer exists in the API; it will be created again`);
-    state.claimed.add(n);
+    state.replacing.add(n);
     return { changes: true, replaces: ["handlerId"], deleteBeforeReplace: false };
+  }
+  // A value known only at apply time cannot be compared yet: the engine shows a possible change.
+  if (API_PROPERTIES.some((p) => news[p] === UNKNOWN)) {
+    return news.type === UNKNOWN || news.updateStrategy === UNKNOWN
+      ? { changes: true, replaces: ["type"], deleteBeforeReplace: false }
+      : { changes: true };
   }
   const desired = desiredFrom(news);
   const drift = differences(desired, live);
   const changed = [...new Set([...drift.map((d) => d.property), ...changedInputs(olds, news)])];
   if (changed.length === 0) return { changes: false };
-  if (drift.length > 0) {
-    note(
-      `handler ${n} (${JSON.stringify(desired.name)}) differs from the program:\n${describeDifferences(drift)}`,
-    );
-  }
+  // The live handler already is what the program wants (edited to match, say): record the new
+  // inputs without touching it; update() then sends nothing.
+  if (drift.length === 0) return { changes: true, replaces: [] };
+  note(
+    `handler ${n} (${JSON.stringify(desired.name)}) differs from the program:\n${describeDifferences(drift)}`,
+  );
   const replace = changed.includes("type") || strategyOf(news) === "replace";
-  if (replace) state.claimed.add(n); // the handler being replaced is never adopted by its replacement
+  if (replace) state.replacing.add(n); // its replacement is a new handler, never this one adopted again
   return { changes: true, replaces: replace ? changed : [], deleteBeforeReplace: false };
 }
 
@@ -259,16 +275,15 @@ export async function create(inputs: HandlerInputs): Promise<pulumi.dynamic.Crea
   const adopted = await adoptable(inputs, desired);
   let live: LiveHandler;
   if (adopted === undefined) {
-    live = await createHandler(desired);
+    live = await createHandler(desired, inputs);
   } else if (differences(desired, adopted).length === 0) {
     live = adopted;
   } else if (strategyOf(inputs) === "replace") {
-    live = await createHandler(desired);
-    await deleteHandler(adopted.id);
+    live = await createHandler(desired, inputs);
+    await recordOnFailure(live, inputs, () => deleteHandler(adopted.id));
   } else {
     live = await updateHandler(adopted, desired, inputs);
   }
-  state.claimed.add(live.id);
   return { id: String(live.id), outs: outputsFrom(inputs, live) };
 }
 
@@ -277,11 +292,15 @@ async function adoptable(inputs: HandlerInputs, desired: Desired): Promise<LiveH
   const adopt = inputs.adopt;
   if (adopt === undefined || adopt === false) return undefined;
   if (typeof adopt === "number") {
+    // Adoption is for the first create: a replacement, or a re-creation of a handler deleted in the
+    // API, makes a new handler even though the program still says `adopt: <id>`.
+    if (state.replacing.has(adopt)) return undefined;
+    if (state.claimed.has(adopt))
+      throw new Error(`adopt: handler ${adopt} is already managed by another resource`);
+    state.claimed.add(adopt);
     const live = await readHandler(adopt);
     if (live === undefined)
       throw new Error(`adopt: handler ${adopt} does not exist (or belongs to another account)`);
-    if (state.claimed.has(adopt))
-      throw new Error(`adopt: handler ${adopt} is already managed by another resource`);
     note(`taking over handler ${adopt} (${JSON.stringify(live.name)})`);
     return live;
   }
@@ -301,12 +320,18 @@ async function adoptable(inputs: HandlerInputs, desired: Desired): Promise<LiveH
     );
   }
   const [match] = matches;
-  if (match !== undefined) note(`taking over handler ${match.id} (${JSON.stringify(match.name)})`);
+  if (match !== undefined) {
+    state.claimed.add(match.id);
+    note(`taking over handler ${match.id} (${JSON.stringify(match.name)})`);
+  }
   return match;
 }
 
-/** Creates a handler and reads it back; a create whose outcome is unknown finds what it made. */
-async function createHandler(desired: Desired): Promise<LiveHandler> {
+/**
+ * Creates a handler and reads it back; a create whose outcome is unknown finds what it made. Once the
+ * handler exists, every failure is a partial failure that records it, so nothing is left orphaned.
+ */
+async function createHandler(desired: Desired, inputs: HandlerInputs): Promise<LiveHandler> {
   const params = apiParams(desired);
   let id: number;
   try {
@@ -324,12 +349,24 @@ async function createHandler(desired: Desired): Promise<LiveHandler> {
     note("the connection failed after the create was sent and no handler was made; creating it again");
     id = (await client().notificationHandlers.create(params as never)).id;
   }
-  const live = await readHandler(id);
+  state.claimed.add(id);
+  const sent: LiveHandler = {
+    id,
+    type: desired.type,
+    name: desired.name,
+    settings: desired.fields,
+    isEnabled: desired.isEnabled,
+    isPending: false,
+    lastDatetime: null,
+    datetime: "",
+  };
+  const live = await recordOnFailure(sent, inputs, () => readHandler(id));
   if (live === undefined) throw new Error(`handler ${id} was created, but reading it back answered 404`);
   const wrong = differences(desired, live);
   if (wrong.length > 0) {
-    // Leave nothing half-made: a handler that does not match the program is removed again.
-    await deleteHandler(id).catch(() => undefined);
+    // Leave nothing half-made: a handler that does not match the program is removed again; if even
+    // that fails, the state records it so the next run can put it right or delete it.
+    await recordOnFailure(live, inputs, () => deleteHandler(id));
     throw new Error(
       `the server created handler ${id} with other values than were sent, so it was deleted again:\n${describeDifferences(wrong)}`,
     );
@@ -338,22 +375,44 @@ async function createHandler(desired: Desired): Promise<LiveHandler> {
   return live;
 }
 
+/**
+ * Runs a step after a handler exists; if the step fails, fails with an error that makes the engine
+ * record the handler (a partial failure) instead of forgetting it.
+ */
+async function recordOnFailure<T>(
+  live: LiveHandler,
+  inputs: HandlerInputs,
+  step: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    const message = `handler ${live.id} exists, but ${error instanceof Error ? error.message : String(error)}`;
+    const properties = { ...outputsFrom(inputs, live), __provider: inputs.__provider };
+    throw Object.assign(new Error(message), { id: String(live.id), properties, reasons: [message] });
+  }
+}
+
 /** After a create of unknown outcome: the newest unclaimed handler that matches what was sent. */
 async function findCreated(desired: Desired): Promise<LiveHandler | undefined> {
   const known = state.snapshot === undefined ? new Set<number>() : new Set((await snapshot()).keys());
-  const page = await client().notificationHandlers.list({
-    search: desired.name,
-    type: desired.type as never,
+  // Every handler, compared here rather than searched for: deployed instances search the stored
+  // (cleaned) name, and 2025 ignores filters and order altogether. A rare path, so it reads it all.
+  const candidates: LiveHandler[] = [];
+  for await (const handler of client().notificationHandlers.list({
     order_by: "notification_handler_id",
     order_type: "DESC",
-    results_per_page: 100,
-  });
-  // Some deployed versions ignore filters: check every candidate's type, name and fields here.
-  const candidates = page.data
-    .map(toLive)
-    .filter((h) => !known.has(h.id) && !state.claimed.has(h.id) && differences(desired, h).length === 0)
-    .sort((a, b) => b.id - a.id);
-  return candidates[0];
+    results_per_page: LIST_PAGE_SIZE,
+  })) {
+    const h = toLive(handler);
+    if (!known.has(h.id) && !state.claimed.has(h.id) && differences(desired, h).length === 0)
+      candidates.push(h);
+  }
+  candidates.sort((a, b) => b.id - a.id);
+  const found = candidates[0];
+  // Claimed before any other await, so two recoveries running side by side never take the same one.
+  if (found !== undefined) state.claimed.add(found.id);
+  return found;
 }
 
 /** Updates a handler, reads it back, and fails plainly if the server did not apply the update. */
@@ -451,8 +510,12 @@ export async function read(
   props?: HandlerOutputs | HandlerInputs,
 ): Promise<pulumi.dynamic.ReadResult> {
   const n = handlerId(id);
+  state.claimed.add(n);
   const live = await liveById(n);
   if (live === undefined) return {};
   const outs = refreshedOutputs(props ?? {}, live);
-  return { id: String(n), props: outs, inputs: inputsFromOutputs(outs) };
+  // Secret fields stay out of the recorded inputs: only outputs are marked secret by the resource.
+  const inputs = inputsFromOutputs(outs);
+  for (const spec of ALL_FIELDS) if (spec.secret) delete inputs[spec.property];
+  return { id: String(n), props: outs, inputs };
 }

@@ -43,6 +43,7 @@ describe.each(TARGETS)("against $name", (target) => {
         settings: { webhook: "https://example.com/old" },
       });
       const { NotificationHandler } = pkg();
+      let hookType: "webhook" | "slack" = "webhook";
       const s = await ctx.stack(key, () => {
         const ops = new NotificationHandler("ops", {
           type: "email",
@@ -50,12 +51,21 @@ describe.each(TARGETS)("against $name", (target) => {
           email: "ops@example.com",
           adopt: true,
         });
-        const hook = new NotificationHandler("hook", {
-          type: "webhook",
-          name: "Deploy webhook",
-          webhook: "https://example.com/deploy",
-          adopt: byId,
-        });
+        // The program keeps `adopt: <id>` after the takeover, as programs do.
+        const hook =
+          hookType === "webhook"
+            ? new NotificationHandler("hook", {
+                type: "webhook",
+                name: "Deploy webhook",
+                webhook: "https://example.com/deploy",
+                adopt: byId,
+              })
+            : new NotificationHandler("hook", {
+                type: "slack",
+                name: "Deploy webhook",
+                slack: "https://hooks.slack.com/deploy",
+                adopt: byId,
+              });
         return Promise.resolve({ ops: ops.handlerId, hook: hook.handlerId });
       });
       const up = await s.up();
@@ -75,6 +85,17 @@ describe.each(TARGETS)("against $name", (target) => {
       expect(handlers.find((h) => h.id === otherType)).toMatchObject({ type: "slack" });
 
       expect((await s.up()).summary.resourceChanges).toMatchObject({ same: 3 });
+
+      // A later replacement makes a new handler: adoption is for the first create only.
+      hookType = "slack";
+      const replaced = await s.up();
+      expect(replaced.summary.resourceChanges).toMatchObject({ replace: 1, same: 2 });
+      expect(ctx.server.handlers(key).find((h) => h.id === replaced.outputs.hook?.value)).toMatchObject({
+        type: "slack",
+        name: "Deploy webhook",
+      });
+      expect(ctx.server.handlers(key)).toHaveLength(3);
+
       await s.destroy();
       expect(ctx.server.handlers(key).map((h) => h.id)).toEqual([otherType]);
     });
@@ -109,14 +130,14 @@ describe.each(TARGETS)("against $name", (target) => {
       const key = ctx.server.newKey();
       ctx.server.seed(key, {
         type: "email",
-        name: "lost answer",
+        name: `lost "answer" & <b>co</b>`,
         settings: { email: "someone-else@example.com" },
       });
       const { NotificationHandler } = pkg();
       const s = await ctx.stack(key, () => {
         const h = new NotificationHandler("lost", {
           type: "email",
-          name: "lost answer",
+          name: `lost "answer" & <b>co</b>`,
           email: "mine@example.com",
         });
         return Promise.resolve({ id: h.handlerId });
