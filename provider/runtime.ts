@@ -62,8 +62,12 @@ const state: {
   snapshot: Promise<Map<number, LiveHandler>> | undefined;
   /** Handlers that a resource of this process manages: never adopted or recovered by another. */
   claimed: Set<number>;
-  /** Handlers this process's diffs decided to replace (or found gone): their replacements are new. */
-  replacing: Set<number>;
+  /**
+   * The inputs of resources this process's diffs decided to replace (or found gone). The engine
+   * checks and creates a replacement like a new resource; adoption is for the first create only, so
+   * a create with these inputs makes a new handler whatever `adopt` says.
+   */
+  replacements: Set<string>;
 } = {
   settings: {
     baseUrl: env("NOTIFICATION_HANDLERS_BASE_URL"),
@@ -73,8 +77,13 @@ const state: {
   client: undefined,
   snapshot: undefined,
   claimed: new Set(),
-  replacing: new Set(),
+  replacements: new Set(),
 };
+
+/** Identifies a resource's inputs across diff and create (the engine gives create no URN). */
+function inputsKey(inputs: HandlerInputs): string {
+  return JSON.stringify([desiredFrom(inputs), inputs.adopt ?? null]);
+}
 
 /** Diagnostics go to stderr, which the engine shows under the stack's diagnostics. */
 function note(message: string): void {
@@ -245,7 +254,7 @@ export async function diff(
   const live = await liveById(n);
   if (live === undefined) {
     note(`handler ${n} (${JSON.stringify(olds.name)}) no longer exists in the API; it will be created again`);
-    state.replacing.add(n);
+    state.replacements.add(inputsKey(news));
     return { changes: true, replaces: ["handlerId"], deleteBeforeReplace: false };
   }
   // A value known only at apply time cannot be compared yet: the engine shows a possible change.
@@ -265,7 +274,7 @@ export async function diff(
     `handler ${n} (${JSON.stringify(desired.name)}) differs from the program:\n${describeDifferences(drift)}`,
   );
   const replace = changed.includes("type") || strategyOf(news) === "replace";
-  if (replace) state.replacing.add(n); // its replacement is a new handler, never this one adopted again
+  if (replace) state.replacements.add(inputsKey(news));
   return { changes: true, replaces: replace ? changed : [], deleteBeforeReplace: false };
 }
 
@@ -290,11 +299,8 @@ export async function create(inputs: HandlerInputs): Promise<pulumi.dynamic.Crea
 /** The existing handler `adopt` names, or undefined when a new one is to be created. */
 async function adoptable(inputs: HandlerInputs, desired: Desired): Promise<LiveHandler | undefined> {
   const adopt = inputs.adopt;
-  if (adopt === undefined || adopt === false) return undefined;
+  if (adopt === undefined || adopt === false || state.replacements.has(inputsKey(inputs))) return undefined;
   if (typeof adopt === "number") {
-    // Adoption is for the first create: a replacement, or a re-creation of a handler deleted in the
-    // API, makes a new handler even though the program still says `adopt: <id>`.
-    if (state.replacing.has(adopt)) return undefined;
     if (state.claimed.has(adopt))
       throw new Error(`adopt: handler ${adopt} is already managed by another resource`);
     state.claimed.add(adopt);
