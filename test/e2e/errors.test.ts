@@ -197,3 +197,44 @@ describe("secrets", () => {
       expect(text.includes(key), "the API key is in the engine output").toBe(false);
   });
 });
+
+describe("a create whose read-back fails", () => {
+  it("records the handler it made as a partial failure, so no orphan and no duplicate are left", async () => {
+    // Reads of single handlers fail (the connection is cut) while armed: the create is stored, then
+    // its verifying read fails through every retry.
+    let failReads = true;
+    const flaky = await startServer({
+      cutAfterHandling: (method, path) => failReads && method === "GET" && /\/\d+$/.test(path),
+    });
+    try {
+      const key = flaky.newKey();
+      const { NotificationHandler } = pkg();
+      const s = await track(
+        createStack({
+          config: providerConfig(flaky.url, key),
+          program: () => {
+            const h = new NotificationHandler("h", { type: "internal_notification", name: "Inbox" });
+            return Promise.resolve({ id: h.handlerId });
+          },
+        }),
+      );
+      const error = await s.up().then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      const [made] = flaky.handlers(key);
+      expect(made).toBeDefined();
+      expect(error?.message).toContain(`handler ${made?.id} exists, but`);
+      expect(resourcesIn(await s.exportState())).toEqual([
+        "pulumi-nodejs:dynamic/notification-handlers:NotificationHandler",
+      ]);
+
+      failReads = false;
+      const up = await s.up();
+      expect(up.outputs.id?.value).toBe(made?.id);
+      expect(flaky.handlers(key)).toHaveLength(1);
+    } finally {
+      await flaky.close();
+    }
+  });
+});
