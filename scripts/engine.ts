@@ -97,7 +97,9 @@ export async function lockedPulumiVersion(projectRoot: string): Promise<string> 
 }
 
 function goEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" };
+  // The release build is static (CGO off). GOTOOLCHAIN stays as the machine has it, so an older Go
+  // can fetch the toolchain the modules ask for from the module proxy.
+  return { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=mod -buildvcs=false" };
 }
 
 /** Runs a command, forwarding a summary of its output to `log`; rejects with its stderr tail. */
