@@ -13,6 +13,7 @@ import {
   typeOfField,
 } from "../sdk/catalog";
 import { equalAfterCleaning } from "../sdk/cleaning";
+import type { NotificationHandler as ApiHandler } from "../sdk/resources/notification-handlers";
 
 /** How a change that the API could apply in place is carried out. */
 export type UpdateStrategy = "in-place" | "replace";
@@ -40,6 +41,20 @@ export interface LiveHandler {
   isPending: boolean;
   lastDatetime: string | null;
   datetime: string;
+}
+
+/** The provider's view of an API handler (the one place the API's field names are mapped). */
+export function toLive(handler: ApiHandler): LiveHandler {
+  return {
+    id: handler.id,
+    type: handler.type,
+    name: handler.name,
+    settings: handler.settings,
+    isEnabled: handler.is_enabled,
+    isPending: handler.is_pending,
+    lastDatetime: handler.last_datetime,
+    datetime: handler.datetime,
+  };
 }
 
 /** The resource's outputs. */

@@ -1,6 +1,8 @@
 /**
  * Lookups for programs that need an existing handler (one the program does not manage) by name or
  * filter. They run in the program, at preview and update alike, and read with the provider's settings.
+ * Each comes as a Promise (`getNotificationHandler`) and, as Pulumi packages offer, as an Output form
+ * taking Inputs (`getNotificationHandlerOutput`), whose result is secret because it holds `settings`.
  */
 import * as pulumi from "@pulumi/pulumi";
 
@@ -8,6 +10,8 @@ import { NotificationHandlersClient } from "../sdk/client";
 import type { HandlerType } from "../sdk/catalog";
 import { equalAfterCleaning } from "../sdk/cleaning";
 import type { NotificationHandler as ApiHandler, NotificationHandlerListParams } from "../sdk";
+import { readSettings, requireConnection } from "./config";
+import { toLive } from "./inputs";
 
 /** A handler found by a lookup, as the API reports it. */
 export interface NotificationHandlerInfo {
@@ -38,31 +42,32 @@ export interface LookupOptions {
   apiKey?: string;
 }
 
+/** {@link LookupOptions} of the Output forms: each may be an Input (the key from a secret config, say). */
+export interface LookupOutputOptions {
+  baseUrl?: pulumi.Input<string>;
+  apiKey?: pulumi.Input<string>;
+}
+
 function lookupClient(options: LookupOptions): NotificationHandlersClient {
-  const baseURL =
-    options.baseUrl ??
-    pulumi.runtime.getConfig("notification-handlers:baseUrl") ??
-    process.env.NOTIFICATION_HANDLERS_BASE_URL;
-  const apiKey =
-    options.apiKey ??
-    pulumi.runtime.getConfig("notification-handlers:apiKey") ??
-    process.env.NOTIFICATION_HANDLERS_API_KEY;
-  return new NotificationHandlersClient({
-    ...(baseURL === undefined ? {} : { baseURL }),
-    ...(apiKey === undefined ? {} : { apiKey }),
+  const configured = readSettings((key) => pulumi.runtime.getConfig(key));
+  const { baseUrl, apiKey } = requireConnection({
+    baseUrl: options.baseUrl ?? configured.baseUrl,
+    apiKey: options.apiKey ?? configured.apiKey,
   });
+  return new NotificationHandlersClient({ baseURL: baseUrl, apiKey });
 }
 
 function info(h: ApiHandler): NotificationHandlerInfo {
+  const live = toLive(h);
   return {
-    handlerId: h.id,
-    type: h.type,
-    name: h.name,
-    isEnabled: h.is_enabled,
-    pendingConfirmation: h.is_pending,
-    settings: h.settings,
-    lastDatetime: h.last_datetime,
-    datetime: h.datetime,
+    handlerId: live.id,
+    type: live.type,
+    name: live.name,
+    isEnabled: live.isEnabled,
+    pendingConfirmation: live.isPending,
+    settings: live.settings,
+    lastDatetime: live.lastDatetime,
+    datetime: live.datetime,
   };
 }
 
@@ -109,4 +114,45 @@ export async function getNotificationHandler(
     );
   }
   return found[0] as NotificationHandlerInfo;
+}
+
+/** Arguments of {@link getNotificationHandlerOutput}. */
+export interface GetNotificationHandlerOutputArgs {
+  name: pulumi.Input<string>;
+  type?: pulumi.Input<HandlerType>;
+}
+
+/** Filters of {@link getNotificationHandlersOutput}, each an Input. */
+export type NotificationHandlerFilterInputs = {
+  [K in keyof NotificationHandlerFilter]?: pulumi.Input<NonNullable<NotificationHandlerFilter[K]>>;
+};
+
+/**
+ * {@link getNotificationHandler} as an Output, taking Inputs. The result is secret, since `settings`
+ * may hold credentials: `pulumi.unsecret(found.handlerId)` gives the id alone in plain form.
+ */
+export function getNotificationHandlerOutput(
+  args: GetNotificationHandlerOutputArgs,
+  options: LookupOutputOptions = {},
+): pulumi.Output<NotificationHandlerInfo> {
+  const found = pulumi
+    .all([pulumi.output(args), pulumi.output(options)])
+    .apply(([a, o]) => getNotificationHandler(withoutUndefined(a), withoutUndefined(o)));
+  return pulumi.secret(found);
+}
+
+/** {@link getNotificationHandlers} as an Output, taking Inputs; secret, like {@link getNotificationHandlerOutput}. */
+export function getNotificationHandlersOutput(
+  filter: NotificationHandlerFilterInputs = {},
+  options: LookupOutputOptions = {},
+): pulumi.Output<NotificationHandlerInfo[]> {
+  const found = pulumi
+    .all([pulumi.output(filter), pulumi.output(options)])
+    .apply(([f, o]) => getNotificationHandlers(withoutUndefined(f), withoutUndefined(o)));
+  return pulumi.secret(found);
+}
+
+/** Drops keys whose value is undefined (an optional Input left out arrives so). */
+function withoutUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never;
 }

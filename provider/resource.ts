@@ -50,6 +50,9 @@ export type NotificationHandlerOptions = pulumi.CustomResourceOptions;
 
 const SECRET_PROPERTIES: string[] = ALL_FIELDS.filter((f) => f.secret).map((f) => f.property);
 
+const MODULE = "notification-handlers";
+const TYPE = "NotificationHandler";
+
 /** A notification handler managed through the Notification Handlers API. */
 export class NotificationHandler extends pulumi.dynamic.Resource {
   /** The handler's id in the API. */
@@ -141,9 +144,21 @@ export class NotificationHandler extends pulumi.dynamic.Resource {
       name,
       props,
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_PROPERTIES] }),
-      "notification-handlers",
-      "NotificationHandler",
+      MODULE,
+      TYPE,
     );
+  }
+
+  /** The resource's type token, as the engine records it. */
+  public static readonly __pulumiType = `pulumi-nodejs:dynamic/${MODULE}:${TYPE}`;
+
+  /**
+   * Whether `obj` is a `NotificationHandler`, even one made by another copy of this package (the
+   * check compares Pulumi's type token, as generated resource classes do, not the prototype).
+   */
+  public static override isInstance(obj: unknown): obj is NotificationHandler {
+    if (obj === undefined || obj === null || typeof obj !== "object") return false;
+    return (obj as { __pulumiType?: unknown }).__pulumiType === NotificationHandler.__pulumiType;
   }
 
   /** Reads an existing handler by its API id into the program, without managing it. */

@@ -9,7 +9,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
-import { NotificationHandlersClient, type NotificationHandler as ApiHandler } from "../sdk";
+import { NotificationHandlersClient } from "../sdk";
 import { CreateOutcomeUnknownError, NotFoundError } from "../sdk/errors";
 import { ALL_FIELDS } from "../sdk/catalog";
 import { equalAfterCleaning } from "../sdk/cleaning";
@@ -21,7 +21,6 @@ import {
   type LiveHandler,
   type UpdateStrategy,
   UNKNOWN,
-  UPDATE_STRATEGIES,
   apiParams,
   changedInputs,
   checkInputs,
@@ -31,33 +30,17 @@ import {
   inputsFromOutputs,
   outputsFrom,
   refreshedOutputs,
+  toLive,
 } from "./inputs";
-
-/** Stack configuration keys of the provider. */
-export const CONFIG_KEYS = {
-  baseUrl: "notification-handlers:baseUrl",
-  apiKey: "notification-handlers:apiKey",
-  updateStrategy: "notification-handlers:updateStrategy",
-} as const;
+import { type Connection, type ProviderSettings, readSettings, requireConnection } from "./config";
 
 const LIST_PAGE_SIZE = 1000; // the largest page the API allows
 
 /** Inputs that decide what is sent to the API. */
 const API_PROPERTIES = ["type", "name", "isEnabled", "updateStrategy", ...ALL_FIELDS.map((f) => f.property)];
 
-interface Settings {
-  baseUrl: string | undefined;
-  apiKey: string | undefined;
-  updateStrategy: UpdateStrategy;
-}
-
-const env = (name: string): string | undefined => {
-  const value = process.env[name];
-  return value === undefined || value === "" ? undefined : value;
-};
-
 const state: {
-  settings: Settings;
+  settings: ProviderSettings;
   client: NotificationHandlersClient | undefined;
   snapshot: Promise<Map<number, LiveHandler>> | undefined;
   /** Handlers that a resource of this process manages: never adopted or recovered by another. */
@@ -69,11 +52,7 @@ const state: {
    */
   replacements: Set<string>;
 } = {
-  settings: {
-    baseUrl: env("NOTIFICATION_HANDLERS_BASE_URL"),
-    apiKey: env("NOTIFICATION_HANDLERS_API_KEY"),
-    updateStrategy: "in-place",
-  },
+  settings: readSettings(() => undefined),
   client: undefined,
   snapshot: undefined,
   claimed: new Set(),
@@ -106,44 +85,16 @@ function notePacing(): void {
 
 /** Reads the provider configuration, falling back to the environment. */
 export function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  const get = (key: string): string | undefined => {
-    const value = req.config.get(key);
-    return value === undefined || value === "" ? undefined : value;
-  };
-  const strategy = get(CONFIG_KEYS.updateStrategy);
-  if (strategy !== undefined && !UPDATE_STRATEGIES.includes(strategy as UpdateStrategy)) {
-    return Promise.reject(
-      new Error(
-        `${CONFIG_KEYS.updateStrategy} must be one of ${UPDATE_STRATEGIES.map((s) => `"${s}"`).join(", ")} (got ${JSON.stringify(strategy)})`,
-      ),
-    );
-  }
-  state.settings = {
-    baseUrl: get(CONFIG_KEYS.baseUrl) ?? env("NOTIFICATION_HANDLERS_BASE_URL"),
-    apiKey: get(CONFIG_KEYS.apiKey) ?? env("NOTIFICATION_HANDLERS_API_KEY"),
-    updateStrategy: (strategy as UpdateStrategy | undefined) ?? "in-place",
-  };
-  return Promise.resolve();
+  // A bad value throws inside the executor, which rejects.
+  return new Promise((resolve) => {
+    state.settings = readSettings((key) => req.config.get(key));
+    resolve();
+  });
 }
 
 /** Fails with instructions when the API key or the base URL is not configured. */
-function requireSettings(): { baseUrl: string; apiKey: string } {
-  const { baseUrl, apiKey } = state.settings;
-  if (apiKey === undefined) {
-    throw new Error(
-      "No API key for the Notification Handlers API. Set it with " +
-        "`pulumi config set --secret notification-handlers:apiKey <key>` " +
-        "or the NOTIFICATION_HANDLERS_API_KEY environment variable.",
-    );
-  }
-  if (baseUrl === undefined) {
-    throw new Error(
-      "No base URL for the Notification Handlers API. Set it with " +
-        "`pulumi config set notification-handlers:baseUrl https://example.com` " +
-        "or the NOTIFICATION_HANDLERS_BASE_URL environment variable.",
-    );
-  }
-  return { baseUrl, apiKey };
+function requireSettings(): Connection {
+  return requireConnection(state.settings);
 }
 
 function client(): NotificationHandlersClient {
@@ -162,20 +113,6 @@ function client(): NotificationHandlersClient {
     });
   }
   return state.client;
-}
-
-/** The provider's view of an API handler. */
-export function toLive(handler: ApiHandler): LiveHandler {
-  return {
-    id: handler.id,
-    type: handler.type,
-    name: handler.name,
-    settings: handler.settings,
-    isEnabled: handler.is_enabled,
-    isPending: handler.is_pending,
-    lastDatetime: handler.last_datetime,
-    datetime: handler.datetime,
-  };
 }
 
 /** Every handler of the account, read once per process (ceil(N/1000) list requests). */

@@ -1,0 +1,68 @@
+/**
+ * The provider's configuration: its stack config keys, their environment fallbacks, and the message
+ * that says how to set a missing one. The dynamic provider (`configure()`) and the lookups (the
+ * program's config) read through the same function.
+ */
+import { API_KEY_ENV, BASE_URL_ENV } from "../sdk/client";
+import { UPDATE_STRATEGIES, type UpdateStrategy } from "./inputs";
+
+/** Stack configuration keys of the provider. */
+export const CONFIG_KEYS = {
+  baseUrl: "notification-handlers:baseUrl",
+  apiKey: "notification-handlers:apiKey",
+  updateStrategy: "notification-handlers:updateStrategy",
+} as const;
+
+/** What the provider is configured with; the connection may still be missing. */
+export interface ProviderSettings {
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  updateStrategy: UpdateStrategy;
+}
+
+/** A complete connection to one site. */
+export interface Connection {
+  baseUrl: string;
+  apiKey: string;
+}
+
+/** Reads a config key; an empty value counts as unset. */
+export type ConfigGetter = (key: string) => string | undefined;
+
+const present = (value: string | undefined): string | undefined =>
+  value === undefined || value.trim() === "" ? undefined : value;
+
+/** The settings from stack config, each key falling back to its environment variable. */
+export function readSettings(get: ConfigGetter): ProviderSettings {
+  const strategy = present(get(CONFIG_KEYS.updateStrategy));
+  if (strategy !== undefined && !UPDATE_STRATEGIES.includes(strategy as UpdateStrategy)) {
+    throw new Error(
+      `${CONFIG_KEYS.updateStrategy} must be one of ${UPDATE_STRATEGIES.map((s) => `"${s}"`).join(", ")} (got ${JSON.stringify(strategy)})`,
+    );
+  }
+  return {
+    baseUrl: present(get(CONFIG_KEYS.baseUrl)) ?? present(process.env[BASE_URL_ENV]),
+    apiKey: present(get(CONFIG_KEYS.apiKey)) ?? present(process.env[API_KEY_ENV]),
+    updateStrategy: (strategy as UpdateStrategy | undefined) ?? "in-place",
+  };
+}
+
+/** The connection, or an error that says how to configure what is missing. */
+export function requireConnection(settings: Pick<ProviderSettings, "baseUrl" | "apiKey">): Connection {
+  const { baseUrl, apiKey } = settings;
+  if (apiKey === undefined) {
+    throw new Error(
+      "No API key for the Notification Handlers API. Set it with " +
+        `\`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` ` +
+        `or the ${API_KEY_ENV} environment variable.`,
+    );
+  }
+  if (baseUrl === undefined) {
+    throw new Error(
+      "No base URL for the Notification Handlers API. Set it with " +
+        `\`pulumi config set ${CONFIG_KEYS.baseUrl} https://example.com\` ` +
+        `or the ${BASE_URL_ENV} environment variable.`,
+    );
+  }
+  return { baseUrl, apiKey };
+}
