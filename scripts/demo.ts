@@ -114,14 +114,17 @@ async function main(): Promise<void> {
     try {
       step("pulumi up: create the quickstart's handlers");
       const up = await stack.up(print);
-      const ids = up.outputs.handlerIds?.value as Record<string, number>;
+      const ids = {
+        oncall: up.outputs.oncallId?.value as number,
+        pager: up.outputs.pagerId?.value as number,
+      };
 
       step("The handlers as the API has them");
       await printHandlers(client);
 
       step("Behind Pulumi's back: rename the on-call email handler and delete the pager in the API");
-      await client.notificationHandlers.update(ids.oncall!, { name: "Renamed in the web UI" });
-      await client.notificationHandlers.delete(ids.pager!);
+      await client.notificationHandlers.update(ids.oncall, { name: "Renamed in the web UI" });
+      await client.notificationHandlers.delete(ids.pager);
       await printHandlers(client);
 
       step("pulumi preview: the drift shows without --refresh");

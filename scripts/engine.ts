@@ -11,9 +11,15 @@
  * The bin folder also gets `pulumi-resource-pulumi-nodejs`, the dynamic-provider plugin shipped in the
  * `@pulumi/pulumi` npm package, so the engine finds it next to the CLI.
  *
- * The Node.js language host (`pulumi-language-nodejs`) is built too when its Go module can be fetched.
- * The project's tests and demo do not need it: they run programs inline through the Automation API,
- * which serves the language runtime from the calling process (`pulumi up --client`).
+ * `pulumi up` in a project folder also needs the Node.js language host, `pulumi-language-nodejs`: taken
+ * from PATH or next to the CLI, else built by `../shared/engine/build-language-host` where that script
+ * exists beside the checkout (the Go module proxy does not serve the language host's module, so its
+ * sources are kept there), else reported missing with what to install. Inline programs run through the
+ * Automation API do not need it.
+ *
+ * Run as a script, it prints the folders to put first on PATH, joined with the path delimiter: the
+ * engine's bin folder, the language host's folder when it is elsewhere, and the folder of the Node.js
+ * that runs the script (npm scripts run the project's pinned Node.js).
  */
 import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -26,7 +32,7 @@ const run = promisify(execFile);
 
 const CLI_MODULE = "github.com/pulumi/pulumi/pkg/v3";
 const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
-const LANGUAGE_HOST_MODULE = "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3";
+const LANGUAGE_HOST = "pulumi-language-nodejs";
 // pkg/v3's go.mod replaces this module; a build outside the Pulumi repository has to repeat it.
 const CLIPBOARD_REPLACE =
   "github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e";
@@ -41,8 +47,19 @@ export interface Engine {
   /** The CLI's version, as `pulumi version` prints it. */
   version: string;
   source: "path" | "cache" | "built";
-  /** Whether `pulumi-language-nodejs` is in binDir (local programs need it; inline programs do not). */
-  hasLanguageHost: boolean;
+  /** The folder holding `pulumi-language-nodejs` (project folders need it; inline programs do not). */
+  languageHostDir: string | undefined;
+  /** Why there is no language host, and what to do about it; set when `languageHostDir` is not. */
+  languageHostMissing: string | undefined;
+}
+
+/** The folders to put first on PATH so the engine, its plugins and the pinned Node.js are found. */
+export function enginePath(engine: Engine): string[] {
+  const dirs = [engine.binDir];
+  if (engine.languageHostDir !== undefined && engine.languageHostDir !== engine.binDir)
+    dirs.push(engine.languageHostDir);
+  dirs.push(dirname(process.execPath));
+  return dirs;
 }
 
 /** Options of {@link ensureEngine}. */
@@ -53,6 +70,8 @@ export interface EnsureEngineOptions {
   log?: (line: string) => void;
   /** Ignore a `pulumi` on PATH. */
   ignorePath?: boolean;
+  /** The script that builds the language host; default `../shared/engine/build-language-host` beside the checkout. */
+  languageHostBuilder?: string;
 }
 
 function cacheRoot(): string {
@@ -151,27 +170,6 @@ async function moduleAvailable(module: string, version: string, cwd: string): Pr
   }
 }
 
-/** Commit and time of a pkg/v3 tag, for the language host's pseudo-version. */
-async function languageHostPseudoVersion(version: string, cwd: string): Promise<string | undefined> {
-  try {
-    const { stdout } = await run("go", ["mod", "download", "-json", `${CLI_MODULE}@v${version}`], {
-      cwd,
-      env: goEnv(),
-    });
-    const info = JSON.parse(stdout) as { Info?: string };
-    if (info.Info === undefined) return undefined;
-    const meta = JSON.parse(await readFile(info.Info, "utf8")) as {
-      Time?: string;
-      Origin?: { Hash?: string };
-    };
-    if (meta.Time === undefined || meta.Origin?.Hash === undefined) return undefined;
-    const stamp = meta.Time.replace(/[-:TZ]/g, "").slice(0, 14);
-    return `v3.0.0-${stamp}-${meta.Origin.Hash.slice(0, 12)}`;
-  } catch {
-    return undefined;
-  }
-}
-
 function lowerVersions(wanted: string): string[] {
   const match = /^3\.(\d+)\.(\d+)$/.exec(wanted);
   if (!match) return [wanted];
@@ -181,7 +179,7 @@ function lowerVersions(wanted: string): string[] {
   return versions;
 }
 
-async function buildFromGo(wanted: string, log: (line: string) => void): Promise<Engine> {
+async function buildFromGo(wanted: string, log: (line: string) => void): Promise<CliFound> {
   const scratch = join(cacheRoot(), "go-module");
   await mkdir(scratch, { recursive: true });
   await writeFile(join(scratch, "go.mod"), "module enginebuild\n\ngo 1.24\n");
@@ -212,23 +210,12 @@ async function buildFromGo(wanted: string, log: (line: string) => void): Promise
   await rm(src, { recursive: true, force: true });
   await mkdir(src, { recursive: true });
 
-  const languageHost = await languageHostPseudoVersion(version, scratch);
-  const withLanguageHost =
-    languageHost !== undefined && (await moduleAvailable(LANGUAGE_HOST_MODULE, languageHost, scratch));
-  if (!withLanguageHost) {
-    log(`  ${LANGUAGE_HOST_MODULE} is not served by the Go module proxy; building the CLI alone`);
-    log("  (inline programs through the Automation API do not need the language host)");
-  }
-
   const requires = [`\t${CLI_MODULE} v${version}`, `\t${SDK_MODULE} v${version}`];
-  if (withLanguageHost && languageHost !== undefined)
-    requires.push(`\t${LANGUAGE_HOST_MODULE} ${languageHost}`);
   await writeFile(
     join(src, "go.mod"),
     `module enginebuild\n\ngo 1.24\n\nrequire (\n${requires.join("\n")}\n)\n\nreplace ${CLIPBOARD_REPLACE}\n`,
   );
   const imports = [`\t_ "${CLI_MODULE}/cmd/pulumi"`];
-  if (withLanguageHost) imports.push(`\t_ "${LANGUAGE_HOST_MODULE}"`);
   await writeFile(
     join(src, "tools.go"),
     `//go:build tools\n\npackage tools\n\nimport (\n${imports.join("\n")}\n)\n`,
@@ -245,25 +232,8 @@ async function buildFromGo(wanted: string, log: (line: string) => void): Promise
     src,
     log,
   );
-  if (withLanguageHost) {
-    log("Compiling pulumi-language-nodejs...");
-    await runLogged(
-      "go",
-      [
-        "build",
-        "-trimpath",
-        "-ldflags",
-        ldflags,
-        "-o",
-        join(binDir, "pulumi-language-nodejs"),
-        LANGUAGE_HOST_MODULE,
-      ],
-      src,
-      log,
-    );
-  }
   await writeFile(join(dirname(binDir), "version"), `v${version}\n`);
-  return { binDir, version: `v${version}`, source: "built", hasLanguageHost: withLanguageHost };
+  return { binDir, version: `v${version}`, source: "built" };
 }
 
 async function installDynamicProviderPlugin(binDir: string, projectRoot: string): Promise<void> {
@@ -300,24 +270,20 @@ async function withLock<T>(work: () => Promise<T>, log: (line: string) => void):
   }
 }
 
-/** Finds or builds the Pulumi engine; see the file comment for the order. */
-export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<Engine> {
-  const projectRoot = resolve(options.projectRoot ?? join(__dirname, "..", ".."));
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+/** The CLI found or built, before the language host is looked for. */
+type CliFound = Omit<Engine, "languageHostDir" | "languageHostMissing">;
 
+/** Finds or builds the CLI (see the file comment for the order). */
+async function ensureCli(
+  projectRoot: string,
+  options: EnsureEngineOptions,
+  log: (line: string) => void,
+): Promise<CliFound> {
   if (options.ignorePath !== true) {
     const onPath = await which("pulumi");
     if (onPath !== undefined && !onPath.startsWith(cacheRoot())) {
       const version = await cliVersion(onPath);
-      if (version !== undefined) {
-        const binDir = dirname(onPath);
-        return {
-          binDir,
-          version,
-          source: "path",
-          hasLanguageHost: existsSync(join(binDir, "pulumi-language-nodejs")),
-        };
-      }
+      if (version !== undefined) return { binDir: dirname(onPath), version, source: "path" };
     }
   }
 
@@ -330,12 +296,7 @@ export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<E
       const version = await cliVersion(pulumi);
       if (version === undefined) continue;
       await installDynamicProviderPlugin(binDir, projectRoot);
-      return {
-        binDir,
-        version,
-        source: "cache" as const,
-        hasLanguageHost: existsSync(join(binDir, "pulumi-language-nodejs")),
-      };
+      return { binDir, version, source: "cache" as const };
     }
     if ((await which("go")) === undefined) {
       throw new Error(
@@ -347,19 +308,73 @@ export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<E
         ].join("\n"),
       );
     }
-    const engine = await buildFromGo(wanted, log);
-    await installDynamicProviderPlugin(engine.binDir, projectRoot);
-    const version = await cliVersion(join(engine.binDir, "pulumi"));
-    if (version === undefined) throw new Error(`The built CLI in ${engine.binDir} does not run.`);
-    log(`Pulumi ${version} is ready in ${engine.binDir}`);
-    return { ...engine, version };
+    const built = await buildFromGo(wanted, log);
+    await installDynamicProviderPlugin(built.binDir, projectRoot);
+    const version = await cliVersion(join(built.binDir, "pulumi"));
+    if (version === undefined) throw new Error(`The built CLI in ${built.binDir} does not run.`);
+    log(`Pulumi ${version} is ready in ${built.binDir}`);
+    return { ...built, version };
   }, log);
+}
+
+/**
+ * Finds the Node.js language host: on PATH, next to the CLI, else built by the builder script where it
+ * exists (into the engine's cache folder when the CLI is ours, else the script's own default).
+ */
+async function ensureLanguageHost(
+  cli: CliFound,
+  projectRoot: string,
+  options: EnsureEngineOptions,
+  log: (line: string) => void,
+): Promise<Pick<Engine, "languageHostDir" | "languageHostMissing">> {
+  const found = existsSync(join(cli.binDir, LANGUAGE_HOST))
+    ? join(cli.binDir, LANGUAGE_HOST)
+    : await which(LANGUAGE_HOST);
+  if (found !== undefined) return { languageHostDir: dirname(found), languageHostMissing: undefined };
+
+  const builder =
+    options.languageHostBuilder ?? join(projectRoot, "..", "shared", "engine", "build-language-host");
+  if (!existsSync(builder)) {
+    return {
+      languageHostDir: undefined,
+      languageHostMissing:
+        `${LANGUAGE_HOST} (the Node.js language host, which \`pulumi up\` in a project folder needs) is ` +
+        `neither on PATH nor next to ${join(cli.binDir, "pulumi")}, and there is no ${builder} to build it. ` +
+        "An installed Pulumi CLI ships it (https://www.pulumi.com/docs/install/).",
+    };
+  }
+  if ((await which("go")) === undefined) {
+    return {
+      languageHostDir: undefined,
+      languageHostMissing: `${LANGUAGE_HOST} is not on PATH and Go is not installed to build it with ${builder}.`,
+    };
+  }
+  const target = cli.source === "path" ? [] : [cli.binDir];
+  log(`Building ${LANGUAGE_HOST} with ${builder}...`);
+  const { stdout } = await run(builder, target, {
+    env: goEnv(),
+    timeout: 900_000 /* 15 min: a cold Go cache */,
+  });
+  const dir = stdout.trim().split("\n").pop() ?? "";
+  if (!existsSync(join(dir, LANGUAGE_HOST)))
+    throw new Error(`${builder} finished but left no ${LANGUAGE_HOST} in ${JSON.stringify(dir)}`);
+  return { languageHostDir: dir, languageHostMissing: undefined };
+}
+
+/** Finds or builds the Pulumi engine and its language host; see the file comment for the order. */
+export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<Engine> {
+  const projectRoot = resolve(options.projectRoot ?? join(__dirname, "..", ".."));
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const cli = await ensureCli(projectRoot, options, log);
+  return { ...cli, ...(await ensureLanguageHost(cli, projectRoot, options, log)) };
 }
 
 if (require.main === module) {
   ensureEngine().then(
     (engine) => {
-      process.stdout.write(`${engine.binDir}\n`);
+      if (engine.languageHostMissing !== undefined)
+        process.stderr.write(`warning: ${engine.languageHostMissing}\n`);
+      process.stdout.write(`${enginePath(engine).join(delimiter)}\n`);
     },
     (error: unknown) => {
       process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -29,9 +29,8 @@ const inbox = new NotificationHandler("status-inbox", {
   name: "Status inbox",
 });
 
-export const handlerIds = {
-  oncall: oncall.handlerId,
-  slack: slack.handlerId,
-  pager: pager.handlerId,
-  inbox: inbox.handlerId,
-};
+// The handlers' ids in the API, for `pulumi stack output` (the README's drift steps use them).
+export const oncallId = oncall.handlerId;
+export const slackId = slack.handlerId;
+export const pagerId = pager.handlerId;
+export const inboxId = inbox.handlerId;
