@@ -6,9 +6,14 @@
  * examples/quickstart, prints the handlers as the API has them, then edits one and deletes another
  * behind Pulumi's back, shows `pulumi preview` finding the drift and `pulumi up` repairing it, and
  * prints the final state.
+ *
+ * The quickstart runs as a user runs it: the package packed, installed into a copy of the example
+ * outside the repository, and the Pulumi CLI run in that folder. Where the CLI's Node.js language host
+ * cannot be had, the demo says so and runs the program inline through the Automation API instead;
+ * `npm run demo -- --inline` does that on purpose.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -16,8 +21,16 @@ import { promisify } from "node:util";
 
 import { fieldByName } from "../sdk/catalog";
 import { NotificationHandlersClient } from "../sdk/client";
-import { ensureEngine } from "./engine";
+import { type Engine, enginePath, ensureEngine } from "./engine";
 import { createOfflineStack } from "./offline-stack";
+import {
+  type CommandResult,
+  copyExample,
+  mustRun,
+  packPackage,
+  scratchFolder,
+  userEnvironment,
+} from "./user-project";
 
 const ROOT = resolve(__dirname, "..", "..");
 const SERVER = join(ROOT, "dist", "server", "main.js");
@@ -61,6 +74,117 @@ async function printHandlers(client: NotificationHandlersClient): Promise<void> 
     process.stdout.write(`   ${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ")}\n`);
 }
 
+type StackConfig = Record<string, string | { secret: string }>;
+
+/** The quickstart as a stack the demo drives with Pulumi commands. */
+interface Quickstart {
+  /** Runs `pulumi <args>` (or what the Automation API does for it), printing the output. */
+  run(args: string[]): Promise<void>;
+  /** The stack's outputs: the handlers' ids. */
+  outputs(): Promise<Record<string, number>>;
+  dispose(): Promise<void>;
+}
+
+const indent = (text: string): string => text.replace(/^(?=.)/gm, "   ");
+
+/**
+ * The quickstart as a user runs it: the package packed with `npm pack`, installed into a copy of
+ * examples/quickstart outside the repository, and the Pulumi CLI run in that folder.
+ */
+async function cliQuickstart(engine: Engine, config: StackConfig): Promise<Quickstart> {
+  step("Copy examples/quickstart out of the repository and install the packed package into it");
+  const root = await scratchFolder("demo");
+  const tarball = await packPackage(join(root, "pack"));
+  const project = await copyExample({
+    example: "quickstart",
+    destination: join(root, "quickstart"),
+    packageSpec: `file:${tarball}`,
+  });
+  await mkdir(join(root, "state"));
+  const env = userEnvironment({
+    home: join(root, "home"),
+    pathFirst: enginePath(engine),
+    extra: {
+      PULUMI_HOME: join(root, "home", ".pulumi"),
+      PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "demo-only",
+    },
+  });
+  const started = Date.now();
+  await mustRun("npm", ["install"], { cwd: project, env });
+  process.stdout.write(`   ${project}: npm install took ${Math.round((Date.now() - started) / 1000)} s\n`);
+  const pulumi = (args: string[], print: boolean): Promise<CommandResult> =>
+    mustRun("pulumi", args, {
+      cwd: project,
+      env,
+      ...(print ? { onOutput: (text: string) => process.stdout.write(indent(text)) } : {}),
+    });
+  await pulumi(["stack", "init", "dev"], false);
+  for (const [key, value] of Object.entries(config)) {
+    if (typeof value === "string") await pulumi(["config", "set", key, value], false);
+  }
+  // Secret values go in on standard input, so they never appear in a process listing.
+  for (const [key, value] of Object.entries(config)) {
+    if (typeof value !== "string")
+      await mustRun("pulumi", ["config", "set", "--secret", key], { cwd: project, env, input: value.secret });
+  }
+  process.stdout.write("   stack dev configured (the API key and the webhook URL as secrets)\n");
+  return {
+    run: async (args) => {
+      await pulumi(args, true);
+    },
+    outputs: async () =>
+      JSON.parse((await pulumi(["stack", "output", "--json"], false)).stdout) as Record<string, number>,
+    dispose: async () => {
+      await pulumi(["destroy", "--yes"], false);
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The quickstart as an inline program through the Automation API: no language host needed. */
+async function inlineQuickstart(engine: Engine, config: StackConfig): Promise<Quickstart> {
+  process.stdout.write(
+    engine.languageHostMissing === undefined
+      ? "\n   Running the quickstart inline through the Automation API, from this checkout (--inline).\n"
+      : `\n   NOTE: ${engine.languageHostMissing}\n` +
+          "   Falling back to running the quickstart inline through the Automation API, from this checkout.\n",
+  );
+  const offline = await createOfflineStack({
+    binDir: engine.binDir,
+    workRoot: join(ROOT, ".demo-work"),
+    projectName: "quickstart",
+    program: () => {
+      // The quickstart, compiled; loaded afresh for each operation like a program run by the CLI.
+      delete require.cache[QUICKSTART];
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- examples are programs, not modules
+      return Promise.resolve(require(QUICKSTART) as Record<string, unknown>);
+    },
+    config: Object.fromEntries(
+      Object.entries(config).map(([k, v]) => [k.includes(":") ? k : `quickstart:${k}`, v]),
+    ),
+  });
+  const { stack } = offline;
+  const print = { onOutput: (s: string) => process.stdout.write(indent(s)) };
+  return {
+    run: async ([command, ...flags]) => {
+      if (command === "up") await stack.up(print);
+      else
+        await stack.preview({
+          ...print,
+          diff: flags.includes("--diff"),
+          expectNoChanges: flags.includes("--expect-no-changes"),
+        });
+    },
+    outputs: async () =>
+      Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value as number])),
+    dispose: async () => {
+      await stack.destroy();
+      await offline.dispose();
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   step("Make the Pulumi engine available");
@@ -69,6 +193,11 @@ async function main(): Promise<void> {
     log: (line) => process.stdout.write(`   ${line}\n`),
   });
   process.stdout.write(`   pulumi ${engine.version} (${engine.source}) in ${engine.binDir}\n`);
+  process.stdout.write(
+    engine.languageHostDir === undefined
+      ? "   no Node.js language host: the quickstart will run inline\n"
+      : `   pulumi-language-nodejs in ${engine.languageHostDir}\n`,
+  );
 
   const data = await mkdtemp(join(tmpdir(), "notification-handlers-demo-"));
   const db = join(data, "demo.db");
@@ -91,56 +220,44 @@ async function main(): Promise<void> {
     process.stdout.write(`   created a key for user "demo"; it goes into the stack config as a secret\n`);
 
     const client = new NotificationHandlersClient({ baseURL: server.url, apiKey });
-    const offline = await createOfflineStack({
-      binDir: engine.binDir,
-      workRoot: join(ROOT, ".demo-work"),
-      projectName: "quickstart",
-      program: () => {
-        // The quickstart, compiled; loaded afresh for each operation like a program run by the CLI.
-        delete require.cache[QUICKSTART];
-        // eslint-disable-next-line @typescript-eslint/no-require-imports -- examples are programs, not modules
-        return Promise.resolve(require(QUICKSTART) as Record<string, unknown>);
-      },
-      config: {
-        "notification-handlers:baseUrl": server.url,
-        "notification-handlers:apiKey": { secret: apiKey },
-        "quickstart:oncallEmail": "oncall@example.com",
-        "quickstart:slackWebhook": { secret: "https://hooks.slack.com/services/T000/B000/demo-secret" },
-        "quickstart:pagerPhone": "+15551234567",
-      },
-    });
-    const { stack } = offline;
-    const print = { onOutput: (s: string) => process.stdout.write(s.replace(/^/gm, "   ")) };
+    const config: Record<string, string | { secret: string }> = {
+      "notification-handlers:baseUrl": server.url,
+      "notification-handlers:apiKey": { secret: apiKey },
+      oncallEmail: "oncall@example.com",
+      slackWebhook: { secret: "https://hooks.slack.com/services/T000/B000/demo-secret" },
+      pagerPhone: "+15551234567",
+    };
+    const inline = process.argv.includes("--inline");
+    const quickstart =
+      engine.languageHostMissing === undefined && !inline
+        ? await cliQuickstart(engine, config)
+        : await inlineQuickstart(engine, config);
     try {
       step("pulumi up: create the quickstart's handlers");
-      const up = await stack.up(print);
-      const ids = {
-        oncall: up.outputs.oncallId?.value as number,
-        pager: up.outputs.pagerId?.value as number,
-      };
+      await quickstart.run(["up", "--yes"]);
+      const ids = await quickstart.outputs();
 
       step("The handlers as the API has them");
       await printHandlers(client);
 
       step("Behind Pulumi's back: rename the on-call email handler and delete the pager in the API");
-      await client.notificationHandlers.update(ids.oncall, { name: "Renamed in the web UI" });
-      await client.notificationHandlers.delete(ids.pager);
+      await client.notificationHandlers.update(ids.oncallId!, { name: "Renamed in the web UI" });
+      await client.notificationHandlers.delete(ids.pagerId!);
       await printHandlers(client);
 
-      step("pulumi preview: the drift shows without --refresh");
-      await stack.preview(print);
+      step("pulumi preview --diff: the drift shows without --refresh");
+      await quickstart.run(["preview", "--diff"]);
 
       step("pulumi up: repair it");
-      await stack.up(print);
+      await quickstart.run(["up", "--yes"]);
 
       step("The final state, as the API has it");
       await printHandlers(client);
 
-      step("pulumi up again: nothing to change");
-      const last = await stack.up(print);
-      process.stdout.write(`   ${JSON.stringify(last.summary.resourceChanges)}\n`);
+      step("pulumi preview --expect-no-changes: nothing left to change");
+      await quickstart.run(["preview", "--expect-no-changes"]);
     } finally {
-      await offline.dispose();
+      await quickstart.dispose();
       await client.close();
     }
   } finally {

@@ -1,22 +1,37 @@
 /**
- * Makes the Pulumi engine available once, before any e2e worker starts (building it from Go takes
- * minutes the first time; later runs find it in the user's cache folder).
+ * Before any e2e worker starts: makes the Pulumi engine available once (building it from Go takes
+ * minutes the first time; later runs find it in the user's cache folder), with its Node.js language host
+ * where that can be had, and packs the package as npm would publish it, for the tests on the user's path.
  */
+import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 
-import { ensureEngine } from "../../scripts/engine";
+import { enginePath, ensureEngine } from "../../scripts/engine";
+import { packPackage, scratchFolder } from "../../scripts/user-project";
 
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const engine = await ensureEngine({
     projectRoot: resolve(__dirname, "..", ".."),
     log: (line) => process.stderr.write(`[engine] ${line}\n`),
   });
   project.provide("engineBinDir", engine.binDir);
+  project.provide("enginePath", enginePath(engine));
+  project.provide("languageHostMissing", engine.languageHostMissing);
+
+  const packs = await scratchFolder("pack");
+  project.provide("packageTarball", await packPackage(packs));
+  return () => rm(packs, { recursive: true, force: true });
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
     engineBinDir: string;
+    /** Folders to put first on a user's PATH: the CLI, the language host, the pinned Node.js. */
+    enginePath: string[];
+    /** Why there is no Node.js language host; undefined when there is one. */
+    languageHostMissing: string | undefined;
+    /** The package as `npm pack` made it. */
+    packageTarball: string;
   }
 }

@@ -1,0 +1,205 @@
+/**
+ * A user's project, made the way a user makes one: the package packed as npm would publish it
+ * (`npm pack`), one of the examples copied to a folder outside the repository with its dependency on
+ * the package pointed at that tarball, `npm install`, then the Pulumi CLI run as commands in the folder.
+ *
+ * The demo and the tests on the user's path (test/e2e/cli-*.test.ts) share it.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { basename, delimiter, dirname, join, relative, resolve, sep } from "node:path";
+
+/** The repository's root: the nearest folder above this file with the package's package.json. */
+export const REPOSITORY_ROOT = ((): string => {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "examples"))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no repository root above ${__dirname}`);
+  }
+})();
+
+/** What a finished command printed. */
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link runCommand}. */
+export interface RunOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Text written to the command's standard input. */
+  input?: string;
+  /** Called with each chunk of output as it arrives. */
+  onOutput?: (text: string) => void;
+  /** Stop the command after this long (milliseconds); default 10 minutes. */
+  timeoutMs?: number;
+}
+
+/** Runs a command to its end; never rejects for a non-zero exit (the caller looks at `code`). */
+export function runCommand(command: string, args: string[], options: RunOptions): Promise<CommandResult> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
+    if (child.stdout === null || child.stderr === null) throw new Error("spawn gave no output pipes");
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => {
+      stdout += text;
+      options.onOutput?.(text);
+    });
+    child.stderr.setEncoding("utf8").on("data", (text: string) => {
+      stderr += text;
+      options.onOutput?.(text);
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 600_000);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolveRun({ code: code ?? (signal === null ? 1 : 128), stdout, stderr });
+    });
+    if (options.input !== undefined) {
+      child.stdin?.on("error", () => undefined); // a command that does not read its input
+      child.stdin?.end(options.input);
+    }
+  });
+}
+
+/** Like {@link runCommand}, but a non-zero exit is an error that carries the end of the output. */
+export async function mustRun(command: string, args: string[], options: RunOptions): Promise<CommandResult> {
+  const result = await runCommand(command, args, options);
+  if (result.code !== 0) {
+    const tail = `${result.stdout}\n${result.stderr}`.trim().split("\n").slice(-40).join("\n");
+    throw new Error(`\`${[command, ...args].join(" ")}\` exited with ${result.code}:\n${tail}`);
+  }
+  return result;
+}
+
+/**
+ * Packs the package as `npm publish` would and returns the tarball's path. The package must be built
+ * (`npm run build`): packing runs no scripts, so it takes `dist` as it is.
+ */
+export async function packPackage(destination: string, root = REPOSITORY_ROOT): Promise<string> {
+  if (!existsSync(join(root, "dist", "index.js")))
+    throw new Error(`${join(root, "dist")} is missing: run \`npm run build\` before packing`);
+  await mkdir(destination, { recursive: true });
+  const { stdout } = await mustRun(
+    "npm",
+    ["pack", "--ignore-scripts", "--json", "--pack-destination", destination],
+    { cwd: root, env: process.env },
+  );
+  const [packed] = JSON.parse(stdout) as [{ filename: string }];
+  return join(destination, basename(packed.filename));
+}
+
+/** Files of an example that a copy leaves behind: what installing or running it made. */
+function isInstallProduct(path: string): boolean {
+  const name = basename(path);
+  return (
+    name === "node_modules" ||
+    name === ".data" ||
+    name === "package-lock.json" ||
+    /^Pulumi\..+\.yaml$/.test(name)
+  );
+}
+
+/** Options of {@link copyExample}. */
+export interface CopyExampleOptions {
+  /** The folder under examples/. */
+  example: string;
+  /** The folder to copy it to; made when missing. */
+  destination: string;
+  /** What the copy's package.json depends on for `pulumi-notification-handlers`, e.g. `file:/tmp/x.tgz`. */
+  packageSpec: string;
+  /** Other dependencies to set in the copy's package.json (name to version range). */
+  dependencies?: Record<string, string>;
+}
+
+/** Copies an example as a user would start from it, its package dependency pointed at `packageSpec`. */
+export async function copyExample(options: CopyExampleOptions, root = REPOSITORY_ROOT): Promise<string> {
+  const source = join(root, "examples", options.example);
+  if (!existsSync(join(source, "Pulumi.yaml")))
+    throw new Error(`examples/${options.example} is not a Pulumi project (no Pulumi.yaml)`);
+  await cp(source, options.destination, {
+    recursive: true,
+    filter: (path) => !isInstallProduct(path),
+  });
+  const manifestPath = join(options.destination, "package.json");
+  const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as {
+    dependencies?: Record<string, string>;
+  };
+  manifest.dependencies = {
+    ...manifest.dependencies,
+    ...options.dependencies,
+    "pulumi-notification-handlers": options.packageSpec,
+  };
+  await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  return options.destination;
+}
+
+/** Options of {@link userEnvironment}. */
+export interface UserEnvironmentOptions {
+  /** The user's home folder: the Pulumi home and the local backend go there. */
+  home: string;
+  /** Folders to put first on PATH (the engine's, see `enginePath`). */
+  pathFirst: string[];
+  /** Variables to add. */
+  extra?: Record<string, string>;
+}
+
+/** The machine's global npm configuration file, as the npm that runs this process has it. */
+function globalNpmConfig(): string {
+  const fromNpm = process.env.npm_config_globalconfig;
+  if (fromNpm !== undefined && fromNpm !== "") return fromNpm;
+  return execFileSync("npm", ["config", "get", "globalconfig"], { encoding: "utf8" }).trim();
+}
+
+/** Variables of the test runner, npm scripts, Pulumi and the provider, which a user's shell lacks. */
+const NOT_THE_USERS =
+  /^(npm_|PULUMI_|NOTIFICATION_HANDLERS_|VITEST|TEST$|NODE_ENV$|NODE_OPTIONS$|INIT_CWD$|PWD$|OLDPWD$)/i;
+
+/**
+ * The environment of a user's shell: the machine's (its proxy and certificate settings included),
+ * without the variables of the test runner, npm scripts, Pulumi and the provider, and without any
+ * folder of this repository on PATH, so that what runs is the copy's own node_modules.
+ */
+export function userEnvironment(options: UserEnvironmentOptions): NodeJS.ProcessEnv {
+  const inRepository = (dir: string): boolean => {
+    const rel = relative(REPOSITORY_ROOT, resolve(dir));
+    return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep));
+  };
+  const systemPath = (process.env.PATH ?? "").split(delimiter).filter((d) => d !== "" && !inRepository(d));
+  const machine = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !NOT_THE_USERS.test(name)),
+  );
+  return {
+    ...machine,
+    PATH: [...options.pathFirst, ...systemPath].join(delimiter),
+    HOME: options.home,
+    TERM: "dumb",
+    NO_COLOR: "1",
+    // The machine's npm settings (registry, certificates) and package cache, as the user has them;
+    // npm would look for them under the new HOME and the pinned Node.js's prefix otherwise.
+    npm_config_userconfig: join(homedir(), ".npmrc"),
+    npm_config_globalconfig: globalNpmConfig(),
+    npm_config_cache: join(homedir(), ".npm"),
+    npm_config_update_notifier: "false",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    // The machine may be offline: the engine must not try to download plugins.
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    ...options.extra,
+  };
+}
+
+/** A scratch folder outside the repository, for a user's home and projects. */
+export function scratchFolder(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), `notification-handlers-${prefix}-`));
+}

@@ -1,0 +1,214 @@
+/**
+ * The user's path, as the tests on it take it: an example copied out of the repository with the packed
+ * package installed, its README's "Run it" steps run as written in one shell session, and the Pulumi
+ * CLI run as commands.
+ *
+ * The README's commands run verbatim with two exceptions, both for running tests side by side: the
+ * server's `--port 8080` becomes `--port 0` (the server prints the port it got), and the address
+ * `http://127.0.0.1:8080` in later steps becomes the server's real address. One thing differs from the
+ * user's shell: `pulumi login --local` logs in to `~/.pulumi` of the account in /etc/passwd, whatever
+ * HOME says, so the session sets `PULUMI_BACKEND_URL` (which wins over the login) to a folder of its
+ * own, and `PULUMI_HOME` with it: the stacks of the tests never mix with the machine's.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+
+import { inject, type TestContext } from "vitest";
+
+import type { NotificationHandlersClient } from "../../sdk/client";
+import type { NotificationHandler } from "../../sdk/resources/notification-handlers";
+import {
+  copyExample,
+  REPOSITORY_ROOT,
+  runCommand,
+  scratchFolder,
+  userEnvironment,
+  type CommandResult,
+} from "../../scripts/user-project";
+
+const README_PORT = "8080";
+const README_URL = `http://127.0.0.1:${README_PORT}`;
+
+/** Every handler of the client's account, oldest first. */
+export async function listAll(client: NotificationHandlersClient): Promise<NotificationHandler[]> {
+  const all: NotificationHandler[] = [];
+  for await (const h of client.notificationHandlers.list()) all.push(h);
+  return all.sort((a, b) => a.id - b.id);
+}
+
+/** The version of a package the project installed, as `npm ls` reports it. */
+export async function installedVersion(session: UserSession, name: string): Promise<string> {
+  const { stdout } = await session.mustSh(`npm ls ${name} --json`, false);
+  const tree = JSON.parse(stdout) as {
+    dependencies?: Record<string, { version?: string; resolved?: string }>;
+  };
+  const found = tree.dependencies?.[name];
+  if (found?.version === undefined) throw new Error(`${name} is not installed in ${session.project}`);
+  return found.version;
+}
+
+/** One ```sh block of a README's "Run it" section, with the paragraph before it. */
+export interface ReadmeStep {
+  intro: string;
+  code: string;
+}
+
+/** The ```sh blocks of the "## Run it" section of `examples/<example>/README.md`, in order. */
+export async function runItSteps(example: string): Promise<ReadmeStep[]> {
+  const text = await readFile(join(REPOSITORY_ROOT, "examples", example, "README.md"), "utf8");
+  const section = /^## Run it\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(text)?.[1];
+  if (section === undefined) throw new Error(`examples/${example}/README.md has no "## Run it" section`);
+  const steps: ReadmeStep[] = [];
+  const block = /([^`]*?)```sh\n([\s\S]*?)```/g;
+  for (let match = block.exec(section); match !== null; match = block.exec(section)) {
+    steps.push({ intro: (match[1] ?? "").trim(), code: match[2] ?? "" });
+  }
+  return steps;
+}
+
+/**
+ * Skips the test, loudly, when the machine has no Node.js language host; in CI that is a failure.
+ * Returns the folders the user's PATH starts with.
+ */
+export function requireLanguageHost(context: TestContext): string[] {
+  const missing = inject("languageHostMissing");
+  if (missing !== undefined) {
+    if (process.env.CI !== undefined && process.env.CI !== "" && process.env.CI !== "false")
+      throw new Error(`CI must run the tests on the user's path, but: ${missing}`);
+    const banner = "#".repeat(100);
+    process.stderr.write(
+      `\n${banner}\n# NOT RUN: ${context.task.name}\n# ${missing}\n# The tests on the user's path need the Pulumi CLI's Node.js language host.\n${banner}\n\n`,
+    );
+    context.skip(`not run: ${missing}`);
+  }
+  return inject("enginePath");
+}
+
+/** A shell session in a copy of an example, with the reference server the README starts. */
+export class UserSession {
+  /** Everything the session's commands printed, for checks that no secret shows. */
+  readonly transcript: string[] = [];
+  url: string | undefined;
+  private server: ChildProcess | undefined;
+
+  private constructor(
+    readonly root: string,
+    readonly project: string,
+    private readonly envFile: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  /** Copies `examples/<example>` to a scratch folder, its package dependency on the packed tarball. */
+  static async start(
+    example: string,
+    options: { pathFirst: string[]; dependencies?: Record<string, string> },
+  ): Promise<UserSession> {
+    const root = await scratchFolder(`user-${example}`);
+    const project = join(root, example);
+    await copyExample({
+      example,
+      destination: project,
+      packageSpec: `file:${inject("packageTarball")}`,
+      ...(options.dependencies === undefined ? {} : { dependencies: options.dependencies }),
+    });
+    const envFile = join(root, "session.env");
+    await writeFile(envFile, "");
+    const env = userEnvironment({
+      home: join(root, "home"),
+      pathFirst: options.pathFirst,
+      extra: {
+        PULUMI_HOME: join(root, "home", ".pulumi"),
+        PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
+      },
+    });
+    await mkdir(join(root, "state"), { recursive: true });
+    return new UserSession(root, project, envFile, env);
+  }
+
+  /**
+   * Runs shell code in the project folder, in the session (exports carry over), to its end. What it
+   * prints goes into the transcript unless `record` is false.
+   */
+  async sh(code: string, record = true): Promise<CommandResult> {
+    const script = [
+      "set -eo pipefail",
+      `. ${JSON.stringify(this.envFile)}`,
+      `cd ${JSON.stringify(this.project)}`,
+      this.url === undefined ? code : code.replaceAll(README_URL, this.url),
+      `export -p > ${JSON.stringify(this.envFile)}`,
+    ].join("\n");
+    const result = await runCommand("bash", ["-c", script], { cwd: this.project, env: this.env });
+    if (record) this.transcript.push(result.stdout, result.stderr);
+    return result;
+  }
+
+  /** Like {@link sh}; a failing command is an error carrying the end of the output. */
+  async mustSh(code: string, record = true): Promise<CommandResult> {
+    const result = await this.sh(code, record);
+    if (result.code !== 0) {
+      const tail = `${result.stdout}\n${result.stderr}`.trim().split("\n").slice(-40).join("\n");
+      throw new Error(`the step\n${code}\nexited with ${result.code}:\n${tail}`);
+    }
+    return result;
+  }
+
+  /** A variable the session exported (kept out of the transcript: it may be a secret). */
+  async variable(name: string): Promise<string> {
+    const { stdout } = await this.mustSh(`printf '%s' "\${${name}:-}"`, false);
+    return stdout;
+  }
+
+  /**
+   * Runs a README step. A line that starts the server in the background (`... serve ... &`) starts it
+   * here, on port 0, and waits until it listens; the rest runs in the session as written.
+   */
+  async step(step: ReadmeStep): Promise<CommandResult[]> {
+    const lines = step.code.split("\n");
+    const serverLine = lines.findIndex((l) => /\bserve\b.*&\s*(#.*)?$/.test(l));
+    if (serverLine < 0) return [await this.mustSh(step.code)];
+    const results: CommandResult[] = [];
+    const before = lines.slice(0, serverLine).join("\n");
+    if (before.trim() !== "") results.push(await this.mustSh(before));
+    await this.startServer(lines[serverLine]!);
+    const after = lines.slice(serverLine + 1).join("\n");
+    if (after.trim() !== "") results.push(await this.mustSh(after));
+    return results;
+  }
+
+  private async startServer(line: string): Promise<void> {
+    const command = line.replace(/&\s*(#.*)?$/, "").replace(`--port ${README_PORT}`, "--port 0");
+    if (command.includes(README_PORT))
+      throw new Error(`cannot move the server off port ${README_PORT}: ${line}`);
+    const script = `. ${JSON.stringify(this.envFile)}\ncd ${JSON.stringify(this.project)}\nexec ${command}`;
+    const child = spawn("bash", ["-c", script], {
+      cwd: this.project,
+      env: this.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    this.server = child;
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
+    const lines = createInterface({ input: child.stdout });
+    this.url = await new Promise<string>((resolveUrl, reject) => {
+      child.once("exit", (code) => reject(new Error(`the server exited with ${code}: ${stderr.trim()}`)));
+      lines.on("line", (out) => {
+        const match = /^listening on (\S+)/.exec(out);
+        if (match?.[1] !== undefined) resolveUrl(match[1]);
+      });
+    });
+  }
+
+  /** Stops the server and removes the scratch folder. */
+  async dispose(): Promise<void> {
+    const server = this.server;
+    if (server?.pid !== undefined && server.exitCode === null) {
+      const exited = new Promise((r) => server.once("exit", r));
+      process.kill(-server.pid, "SIGTERM");
+      await exited;
+    }
+    await rm(this.root, { recursive: true, force: true });
+  }
+}
