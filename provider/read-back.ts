@@ -7,7 +7,7 @@
  * lies within the page's range. Anything a list cannot prove is read alone.
  *
  * When the checks run: writes come from the engine's operations, at most its parallelism at once
- * (4 per core by default). A check waits while other operations of this process are still writing
+ * (8 at once on a 2-core machine). A check waits while other operations of this process are still writing
  * (up to {@link DEFAULT_MAX_WAIT_MS}), and the list goes out as soon as every operation in progress
  * waits for it and as many are in progress as the most seen at once; with fewer, once no operation
  * has started for {@link DEFAULT_BATCH_WINDOW_MS}. So one list verifies each wave of the engine's
@@ -25,8 +25,12 @@ import { type LiveHandler, toLive } from "./inputs";
  * flight: the engine starts the creates of a run one after another, tens of milliseconds apart.
  */
 export const DEFAULT_BATCH_WINDOW_MS = 100;
-/** The longest a check waits for writes in flight before its list is sent anyway. */
-export const DEFAULT_MAX_WAIT_MS = 20_000; // 20 s: at most ~20 paced writes share one list
+/**
+ * The longest a check waits for other operations still writing. Longer than a rate-limit window
+ * (60 s) and its margin: when the window's budget is spent, the writes wait in the client's pacer,
+ * and checks flushed meanwhile would each cost a list of their own.
+ */
+export const DEFAULT_MAX_WAIT_MS = 65_000; // 65 s
 
 interface Waiter {
   resolve(live: LiveHandler | undefined): void;
