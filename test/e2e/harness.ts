@@ -39,12 +39,13 @@ export const pkg = (): Package => nativeRequire("pulumi-notification-handlers") 
 export const ENGINE_OPERATIONS_AT_ONCE = Math.min(8, 4 * availableParallelism());
 
 /**
- * The most requests `count` creates or deletes run together should cost: one write each, the lists
- * that verify them a wave at a time, the account snapshot, and one more for a first wave that was
- * verified before all of it had started.
+ * The most requests `count` creates or deletes run together should cost: one write each, a list per
+ * wave of the engine's operations, the account snapshot, and up to 3 waves verified in two parts
+ * (the first wave starts while the snapshot is read, and an engine slowed by a busy machine may start
+ * a wave's operations more than a batch window apart).
  */
 export function writeBudget(count: number): number {
-  return count + Math.ceil(count / ENGINE_OPERATIONS_AT_ONCE) + 2;
+  return count + Math.ceil(count / ENGINE_OPERATIONS_AT_ONCE) + 1 + 3;
 }
 
 /** One request the server answered. */
