@@ -4,15 +4,10 @@
  * them, or an answer slower than the client waits. Each operation converges in one run, with no
  * duplicate and no orphan, and a preview after it shows no change.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { type FaultProxy, startFaultProxy } from "../fault-proxy";
 import {
-  ROOT,
   TARGETS,
   type TestServer,
   type TestStack,
@@ -26,57 +21,17 @@ const N = 50;
 const FAULT_RATE = 0.2;
 const CLIENT_TIMEOUT_MS = 2_000; // 2 s; the proxy's slow answers take 3 s
 
-interface FaultProxy {
-  url: string;
-  faults: string[];
-  close(): Promise<void>;
-}
-
-async function startProxy(target: string, seed: number): Promise<FaultProxy> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      join(ROOT, "dist", "scripts", "fault-proxy.js"),
-      "--target",
-      target,
-      "--rate",
-      String(FAULT_RATE),
-      "--seed",
-      String(seed),
-      "--slow-ms",
-      String(CLIENT_TIMEOUT_MS + 1_000),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const faults: string[] = [];
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`the fault proxy exited with ${code}`)));
-    lines.on("line", (line) => {
-      const listening = /^listening on (\S+)$/.exec(line);
-      if (listening?.[1] !== undefined) resolve(listening[1]);
-      else if (line.startsWith("fault ")) faults.push(line);
-    });
-  });
-  return {
-    url,
-    faults,
-    async close() {
-      if (child.exitCode === null) {
-        child.kill("SIGTERM");
-        await once(child, "exit");
-      }
-    },
-  };
-}
-
 describe.each(TARGETS)("through a proxy injecting 20% faults, against $name", (target) => {
   let server: TestServer | undefined;
   let proxy: FaultProxy | undefined;
   let stack: TestStack | undefined;
   beforeAll(async () => {
     server = await startServer(target.emulate === undefined ? {} : { emulate: target.emulate });
-    proxy = await startProxy(server.url, 8 + TARGETS.indexOf(target));
+    proxy = await startFaultProxy(server.url, {
+      rate: FAULT_RATE,
+      seed: 8 + TARGETS.indexOf(target),
+      slowMs: CLIENT_TIMEOUT_MS + 1_000,
+    });
   });
   afterAll(async () => {
     await stack?.dispose();

@@ -3,21 +3,22 @@
  * of a tiny server that counts what reaches it: each kind of fault does what it says, and a proxy
  * with no faults passes answers through untouched.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { type FaultProxy, type FaultProxyOptions, startFaultProxy } from "../fault-proxy";
 
 const PROXY = join(__dirname, "..", "..", "dist", "scripts", "fault-proxy.js");
 
 let target: Server;
 let targetUrl = "";
 let arrived = 0;
-const proxies: ChildProcess[] = [];
+const proxies: FaultProxy[] = [];
 
 beforeAll(async () => {
   target = createServer((req, res) => {
@@ -34,32 +35,16 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const p of proxies) {
-    if (p.exitCode === null) {
-      p.kill("SIGTERM");
-      await once(p, "exit");
-    }
-  }
+  for (const p of proxies) await p.close();
   target.close();
   target.closeAllConnections();
 });
 
-async function proxy(args: string[]): Promise<{ url: string; faults: string[] }> {
-  const child = spawn(process.execPath, [PROXY, "--target", targetUrl, ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  proxies.push(child);
-  const faults: string[] = [];
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`the proxy exited with ${code}`)));
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const m = /^listening on (\S+)$/.exec(line);
-      if (m?.[1] !== undefined) resolve(m[1]);
-      else faults.push(line);
-    });
-  });
-  return { url, faults };
-}
+const proxy = async (options: FaultProxyOptions): Promise<FaultProxy> => {
+  const started = await startFaultProxy(targetUrl, options);
+  proxies.push(started);
+  return started;
+};
 
 async function post(url: string, timeoutMs = 5_000): Promise<{ status: number; body: string } | Error> {
   try {
@@ -77,7 +62,7 @@ async function post(url: string, timeoutMs = 5_000): Promise<{ status: number; b
 
 describe("the fault proxy", () => {
   it("passes answers through untouched at rate 0", async () => {
-    const { url } = await proxy(["--rate", "0"]);
+    const { url } = await proxy({ rate: 0 });
     const before = arrived;
     const answer = await post(url);
     expect(answer).toMatchObject({ status: 201 });
@@ -93,7 +78,7 @@ describe("the fault proxy", () => {
     { kind: "reset-after", reaches: true, sees: "error" },
     { kind: "slow", reaches: true, sees: "timeout" },
   ])("$kind: the server sees it: $reaches; the client sees $sees", async ({ kind, reaches, sees }) => {
-    const { url, faults } = await proxy(["--rate", "1", "--kinds", kind, "--slow-ms", "2000"]);
+    const { url, faults } = await proxy({ rate: 1, kinds: [kind], slowMs: 2_000 });
     const before = arrived;
     const answer = await post(url, 500);
     expect(arrived - before).toBe(reaches ? 1 : 0);
