@@ -3,7 +3,7 @@
  * that says how to set a missing one. The dynamic provider (`configure()`) and the lookups (the
  * program's config) read through the same function.
  */
-import { API_KEY_ENV, BASE_URL_ENV } from "../sdk/client";
+import { API_KEY_ENV, BASE_URL_ENV, TIMEOUT_ENV } from "../sdk/client";
 import { UPDATE_STRATEGIES, type UpdateStrategy } from "./inputs";
 
 /** Stack configuration keys of the provider. */
@@ -11,6 +11,7 @@ export const CONFIG_KEYS = {
   baseUrl: "notification-handlers:baseUrl",
   apiKey: "notification-handlers:apiKey",
   updateStrategy: "notification-handlers:updateStrategy",
+  requestTimeoutMs: "notification-handlers:requestTimeoutMs",
 } as const;
 
 /** What the provider is configured with; the connection may still be missing. */
@@ -18,6 +19,8 @@ export interface ProviderSettings {
   baseUrl: string | undefined;
   apiKey: string | undefined;
   updateStrategy: UpdateStrategy;
+  /** Timeout of one request attempt, in milliseconds; the client's default (30 s) when undefined. */
+  timeoutMs: number | undefined;
 }
 
 /** A complete connection to one site. */
@@ -40,10 +43,18 @@ export function readSettings(get: ConfigGetter): ProviderSettings {
       `${CONFIG_KEYS.updateStrategy} must be one of ${UPDATE_STRATEGIES.map((s) => `"${s}"`).join(", ")} (got ${JSON.stringify(strategy)})`,
     );
   }
+  const timeout = present(get(CONFIG_KEYS.requestTimeoutMs)) ?? present(process.env[TIMEOUT_ENV]);
+  if (timeout !== undefined && !/^[1-9]\d*$/.test(timeout.trim())) {
+    throw new Error(
+      `${CONFIG_KEYS.requestTimeoutMs} (or ${TIMEOUT_ENV}) must be a positive whole number of milliseconds ` +
+        `(got ${JSON.stringify(timeout)})`,
+    );
+  }
   return {
     baseUrl: present(get(CONFIG_KEYS.baseUrl)) ?? present(process.env[BASE_URL_ENV]),
     apiKey: present(get(CONFIG_KEYS.apiKey)) ?? present(process.env[API_KEY_ENV]),
     updateStrategy: (strategy as UpdateStrategy | undefined) ?? "in-place",
+    timeoutMs: timeout === undefined ? undefined : Number(timeout),
   };
 }
 

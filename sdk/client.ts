@@ -24,6 +24,8 @@ import { NotificationHandlers } from "./resources/notification-handlers";
 export const BASE_URL_ENV = "NOTIFICATION_HANDLERS_BASE_URL";
 /** Environment variable read when `apiKey` is not given. */
 export const API_KEY_ENV = "NOTIFICATION_HANDLERS_API_KEY";
+/** Environment variable read when `timeout` is not given: milliseconds per attempt. */
+export const TIMEOUT_ENV = "NOTIFICATION_HANDLERS_TIMEOUT_MS";
 
 /** Default timeout of one attempt, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000; // 30 s
@@ -48,7 +50,7 @@ export interface ClientOptions {
   baseURL?: string | undefined;
   /** API key sent as `Authorization: Bearer <key>`. Default: env NOTIFICATION_HANDLERS_API_KEY. */
   apiKey?: string | undefined;
-  /** Timeout of one attempt (connect, send, read the whole answer), in milliseconds. Default 30 000. */
+  /** Timeout of one attempt (connect, send, read the whole answer), in milliseconds. Default: env NOTIFICATION_HANDLERS_TIMEOUT_MS, else 30 000. */
   timeout?: number | undefined;
   /** Retries after the first attempt, for the failures that may be retried. Default 2. */
   maxRetries?: number | undefined;
@@ -218,10 +220,12 @@ export class NotificationHandlersClient {
     this.basePath = parsedBase.pathname;
     apiKeys.set(this, apiKey.trim());
 
-    this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    this.timeout = options.timeout ?? timeoutFromEnv() ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     if (!(this.timeout > 0))
-      throw new MissingConfigurationError("`timeout` must be a positive number of milliseconds.");
+      throw new MissingConfigurationError(
+        `\`timeout\` (or ${TIMEOUT_ENV}) must be a positive number of milliseconds.`,
+      );
     if (!Number.isInteger(this.maxRetries) || this.maxRetries < 0) {
       throw new MissingConfigurationError("`maxRetries` must be a non-negative integer.");
     }
@@ -476,6 +480,12 @@ export class NotificationHandlersClient {
     }
     return err;
   }
+}
+
+/** The timeout the environment sets, if any (NaN when malformed, which the constructor rejects). */
+function timeoutFromEnv(): number | undefined {
+  const raw = process.env[TIMEOUT_ENV]?.trim();
+  return raw === undefined || raw === "" ? undefined : Number(raw);
 }
 
 /** Adds the trailing `/` that makes relative paths resolve under a path prefix; rejects non-http URLs. */

@@ -44,6 +44,11 @@ export class RateLimitPacer {
   private budget: number | undefined;
   private resetAt: number | undefined;
   private lastRemaining: number | undefined;
+  /**
+   * Whether the limit is only inferred from a 429 that did not say how large it is (a proxy or a
+   * server with no rate-limit headers): then the 429 is a pause until its reset, not a window of one.
+   */
+  private pauseOnly = false;
   /** Whether any answer has been seen: until then only one request goes out, to learn the limit. */
   private known = false;
   private probing = false;
@@ -75,6 +80,16 @@ export class RateLimitPacer {
       return true;
     }
     const now = this.options.now();
+    if (this.pauseOnly && this.resetAt !== undefined && now >= this.resetAt) {
+      // The pause a limitless 429 asked for is over: back to no pacing until a header says otherwise.
+      this.pauseOnly = false;
+      this.limit = undefined;
+      this.budget = undefined;
+      this.resetAt = undefined;
+      this.lastRemaining = undefined;
+      this.inFlight++;
+      return true;
+    }
     if (this.resetAt !== undefined && now >= this.resetAt) {
       // The window has ended by our (late-leaning) estimate; the next answer tells when the new one began.
       // Requests still in flight may land in the new window (a slow server): count them against it.
@@ -136,7 +151,11 @@ export class RateLimitPacer {
         this.resetAt = receivedAt + after * 1000 + safetyMs;
         this.budget = 0;
         this.lastRemaining = 0;
-        this.limit ??= 1; // a limit exists even if the server never said how large
+        if (this.limit === undefined) {
+          // A limit exists, but the server never said how large: pause until the reset, no longer.
+          this.limit = 1;
+          this.pauseOnly = true;
+        }
       }
       return;
     }
@@ -155,7 +174,10 @@ export class RateLimitPacer {
     }
 
     this.known = true;
-    if (limit !== undefined) this.limit = limit;
+    if (limit !== undefined) {
+      this.limit = limit;
+      this.pauseOnly = false;
+    }
     if (remaining === undefined) return;
     const fresh =
       (this.limit !== undefined && remaining >= this.limit - 1) ||

@@ -7,6 +7,7 @@
  * closure that Pulumi serializes is the package's own code.
  */
 import { randomUUID } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
@@ -29,6 +30,23 @@ const nativeRequire = createRequire(join(ROOT, "package.json"));
 /** The compiled package, loaded natively (not through the test runner's transform). */
 export type Package = typeof PackageModule;
 export const pkg = (): Package => nativeRequire("pulumi-notification-handlers") as Package;
+
+/**
+ * How many resource operations the engine runs at once here: 8 on a 2-core machine (measured, also
+ * with `--parallel 64`), which is 4 per core. Each operation waits for the read that verifies its
+ * write, so one shared list verifies at most this many writes.
+ */
+export const ENGINE_OPERATIONS_AT_ONCE = Math.min(8, 4 * availableParallelism());
+
+/**
+ * The most requests `count` creates or deletes run together should cost: one write each, a list per
+ * wave of the engine's operations, the account snapshot, and up to 3 waves verified in two parts
+ * (the first wave starts while the snapshot is read, and an engine slowed by a busy machine may start
+ * a wave's operations more than a batch window apart).
+ */
+export function writeBudget(count: number): number {
+  return count + Math.ceil(count / ENGINE_OPERATIONS_AT_ONCE) + 1 + 3;
+}
 
 /** One request the server answered. */
 export interface Served {

@@ -15,7 +15,11 @@ function make(
 }
 
 beforeEach(() => {
-  for (const name of ["NOTIFICATION_HANDLERS_BASE_URL", "NOTIFICATION_HANDLERS_API_KEY"]) {
+  for (const name of [
+    "NOTIFICATION_HANDLERS_BASE_URL",
+    "NOTIFICATION_HANDLERS_API_KEY",
+    "NOTIFICATION_HANDLERS_TIMEOUT_MS",
+  ]) {
     saved[name] = process.env[name];
     delete process.env[name];
   }
@@ -88,6 +92,16 @@ describe("configuration", () => {
     expect(client.stats).toEqual({ requests: 0, retries: 0, pacedMs: 0, rateLimited: 0, backoffMs: 0 });
     expect(() => make({ baseURL: "https://x.test", apiKey: KEY, timeout: 0 })).toThrow("timeout");
     expect(() => make({ baseURL: "https://x.test", apiKey: KEY, maxRetries: -1 })).toThrow("maxRetries");
+  });
+
+  it("takes the timeout from NOTIFICATION_HANDLERS_TIMEOUT_MS, the option first, and rejects a bad one", () => {
+    process.env.NOTIFICATION_HANDLERS_TIMEOUT_MS = "2500";
+    expect(make({ baseURL: "https://x.test", apiKey: KEY }).timeout).toBe(2_500);
+    expect(make({ baseURL: "https://x.test", apiKey: KEY, timeout: 900 }).timeout).toBe(900);
+    process.env.NOTIFICATION_HANDLERS_TIMEOUT_MS = "soon";
+    expect(() => make({ baseURL: "https://x.test", apiKey: KEY })).toThrow(
+      "NOTIFICATION_HANDLERS_TIMEOUT_MS",
+    );
   });
 
   it("never shows the API key in util.inspect, JSON or its own properties", () => {

@@ -86,6 +86,21 @@ describe("RateLimitPacer", () => {
     expect(await pacer.acquire()).toBe(31_000);
   });
 
+  it("a 429 that never says the limit (a proxy's) pauses until its reset, then stops pacing", async () => {
+    const { pacer, now } = setup();
+    await pacer.acquire();
+    pacer.observe(200, {}, now()); // no rate-limit headers: no limit
+    pacer.release();
+    // Requests in flight when the 429 comes must not turn it into a window of one request a minute.
+    await pacer.acquire();
+    await pacer.acquire();
+    pacer.observe(429, { "retry-after": "1" }, now());
+    pacer.release();
+    expect(await pacer.acquire()).toBe(2_000);
+    for (let i = 0; i < 10; i++) expect(pacer.tryAcquire()).toBe(true);
+    expect(pacer.state()).toMatchObject({ limit: undefined, resetAt: undefined });
+  });
+
   it("sees a new window when Remaining goes up, and restarts its estimate from there", async () => {
     const { pacer, advance, now } = setup();
     await pacer.acquire();

@@ -1,0 +1,49 @@
+/**
+ * Adoption: `adopt: true` takes over the one unclaimed handler of the same name and type, `adopt:
+ * <id>` that handler. It applies to a resource's first create only.
+ */
+import { equalAfterCleaning } from "../sdk/cleaning";
+import type { ProviderContext } from "./context";
+import type { Desired, HandlerInputs, LiveHandler } from "./inputs";
+import { inputsKey } from "./replacements";
+
+/** The existing handler `adopt` names, claimed for this resource, or undefined to create a new one. */
+export async function adoptable(
+  ctx: ProviderContext,
+  inputs: HandlerInputs,
+  desired: Desired,
+): Promise<LiveHandler | undefined> {
+  const adopt = inputs.adopt;
+  if (adopt === undefined || adopt === false || ctx.replacements.has(inputsKey(inputs))) return undefined;
+  if (typeof adopt === "number") {
+    if (ctx.account.isClaimed(adopt))
+      throw new Error(`adopt: handler ${adopt} is already managed by another resource`);
+    ctx.account.claim(adopt);
+    const live = await ctx.account.read(adopt);
+    if (live === undefined)
+      throw new Error(`adopt: handler ${adopt} does not exist (or belongs to another account)`);
+    ctx.note(`taking over handler ${adopt} (${JSON.stringify(live.name)})`);
+    return live;
+  }
+  // Sorted here: 2025 instances ignore the list order.
+  const matches = [...(await ctx.account.all()).values()]
+    .filter(
+      (h) =>
+        h.type === desired.type &&
+        equalAfterCleaning("name", desired.name, h.name) &&
+        !ctx.account.isClaimed(h.id),
+    )
+    .sort((a, b) => a.id - b.id);
+  if (matches.length > 1) {
+    throw new Error(
+      `adopt: ${matches.length} handlers are named ${JSON.stringify(desired.name)} with type ${desired.type} ` +
+        `(ids ${matches.map((h) => h.id).join(", ")}); set adopt to the id of the one to take over`,
+    );
+  }
+  const [match] = matches;
+  if (match !== undefined) {
+    ctx.account.claim(match.id);
+    ctx.note(`taking over handler ${match.id} (${JSON.stringify(match.name)})`);
+  }
+  return match;
+}

@@ -1,0 +1,36 @@
+import { afterEach, describe, expect, it } from "vitest";
+
+import { CONFIG_KEYS, readSettings } from "../../provider/config";
+
+const saved = process.env.NOTIFICATION_HANDLERS_TIMEOUT_MS;
+afterEach(() => {
+  if (saved === undefined) delete process.env.NOTIFICATION_HANDLERS_TIMEOUT_MS;
+  else process.env.NOTIFICATION_HANDLERS_TIMEOUT_MS = saved;
+});
+
+const config =
+  (values: Record<string, string>) =>
+  (key: string): string | undefined =>
+    values[key];
+
+describe("the request timeout setting", () => {
+  it("is undefined (the client's default) when neither the key nor the variable is set", () => {
+    delete process.env.NOTIFICATION_HANDLERS_TIMEOUT_MS;
+    expect(readSettings(config({})).timeoutMs).toBeUndefined();
+  });
+
+  it("comes from the stack config, else NOTIFICATION_HANDLERS_TIMEOUT_MS", () => {
+    process.env.NOTIFICATION_HANDLERS_TIMEOUT_MS = "4000";
+    expect(readSettings(config({})).timeoutMs).toBe(4_000);
+    expect(readSettings(config({ [CONFIG_KEYS.requestTimeoutMs]: "1500" })).timeoutMs).toBe(1_500);
+  });
+
+  it("must be a positive whole number of milliseconds, and the error names the key and the variable", () => {
+    delete process.env.NOTIFICATION_HANDLERS_TIMEOUT_MS;
+    for (const bad of ["0", "-5", "1.5", "2s"]) {
+      expect(() => readSettings(config({ [CONFIG_KEYS.requestTimeoutMs]: bad }))).toThrow(
+        /notification-handlers:requestTimeoutMs \(or NOTIFICATION_HANDLERS_TIMEOUT_MS\) must be a positive whole number/,
+      );
+    }
+  });
+});
