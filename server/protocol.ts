@@ -73,13 +73,9 @@ function requestLine(raw: unknown): { method?: string; path?: string } {
 }
 
 /** The answer to a method the server does not know, on `path`: 405 where the path exists, else 404. */
-function methodRefusal(
-  options: ProtocolOptions,
-  method: string | undefined,
-  path: string | undefined,
-): ApiError {
+function methodRefusal(options: ProtocolOptions, method: string, path: string | undefined): ApiError {
   const allow = path === undefined ? undefined : options.allowedMethods(path);
-  return allow === undefined ? ApiError.notFound() : ApiError.methodNotAllowed(method ?? "The method", allow);
+  return allow === undefined ? ApiError.notFound() : ApiError.methodNotAllowed(method, allow);
 }
 
 function parserRefusal(options: ProtocolOptions, error: ParserError): ApiError {
@@ -96,8 +92,11 @@ function parserRefusal(options: ProtocolOptions, error: ParserError): ApiError {
         { title: PROTOCOL_TITLES.headersTooLarge, detail: `The limit is ${MAX_HEADER_SIZE} bytes.` },
       ]);
     case "HPE_INVALID_METHOD": {
+      // A method is a token; anything else in its place is not HTTP at all, not an unknown method.
       const { method, path } = requestLine(error.rawPacket);
-      return methodRefusal(options, method, path);
+      return method === undefined
+        ? badRequest("The request line is not valid.")
+        : methodRefusal(options, method, path);
     }
     case "HPE_INVALID_CONTENT_LENGTH":
     case "HPE_UNEXPECTED_CONTENT_LENGTH":
