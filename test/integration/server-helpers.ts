@@ -145,9 +145,31 @@ export interface CliProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** The variables the CLI reads its options from; the tests' own environment must not leak into them. */
+const CLI_VARIABLES = [
+  "HOST",
+  "PORT",
+  "DATABASE_URL",
+  "PUBLIC_URL",
+  "RATE_LIMIT",
+  "REQUEST_TIMEOUT",
+  "LOG_LEVEL",
+];
+
+/** The CLI's environment: the tests' own without the CLI's variables, plus `env`. */
+function cliEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  for (const name of CLI_VARIABLES) delete base[name];
+  return { ...base, ...env };
+}
+
 /** Starts the compiled CLI with `args`, using the same Node binary as the tests. */
-export function startCli(args: readonly string[], cwd?: string): CliProcess {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+export function startCli(args: readonly string[], cwd?: string, env?: Record<string, string>): CliProcess {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd,
+    env: cliEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const exited = once(child, "exit").then(([code, signal]) => ({
@@ -166,8 +188,13 @@ export function startCli(args: readonly string[], cwd?: string): CliProcess {
 export async function runCli(
   args: readonly string[],
   cwd?: string,
+  env?: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd,
+    env: cliEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
