@@ -32,9 +32,13 @@ function notReady(detail: string): ApiError {
 
 /** Registers `/healthz` and `/readyz` on `app`. */
 export function registerHealthRoutes(app: FastifyInstance, options: HealthRoutesOptions): void {
-  app.get(HEALTH_PATH, (_request, reply) => reply.header("cache-control", "no-store").send({ status: "ok" }));
+  // Probes come every few seconds: at info level they would drown the log. Failures still log.
+  const quiet = { logLevel: "warn" } as const;
+  app.get(HEALTH_PATH, quiet, (_request, reply) =>
+    reply.header("cache-control", "no-store").send({ status: "ok" }),
+  );
 
-  app.get(READY_PATH, (request, reply) => {
+  app.get(READY_PATH, quiet, (request, reply) => {
     if (options.closing()) throw notReady("The server is shutting down.");
     try {
       options.repository.ping();
