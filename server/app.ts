@@ -23,6 +23,7 @@ import { RateLimiter } from "./rate-limit";
 import { type Repository, openRepository } from "./repository";
 import { registerHealthRoutes } from "./routes/health";
 import { AllowedMethods } from "./routes/methods";
+import { registerOpenApiRoute } from "./routes/openapi";
 import { referenceRules, registerNotificationHandlerRoutes } from "./routes/notification-handlers";
 import type { FormEntry } from "./schemas/notification-handlers";
 
@@ -32,6 +33,7 @@ export type { Presenter } from "./presenter";
 export type { Clock } from "./clock";
 export { EMULATED_VERSIONS, type EmulatedVersion, isEmulatedVersion } from "./emulation";
 export { DEFAULT_REQUEST_TIMEOUT } from "./protocol";
+export { OPENAPI_PATH, openApiDocument } from "./openapi";
 
 /** The default number of requests per key and minute. */
 export const DEFAULT_RATE_LIMIT = 60;
@@ -267,6 +269,7 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
       methods,
     });
     registerHealthRoutes(app, { repository, closing: () => closing, methods });
+    if (emulated === undefined) registerOpenApiRoute(app, methods); // it describes Part A only
 
     // Once closing, answers to requests already in flight also end their connection: a client's
     // idle keep-alive socket would otherwise hold close() open until the client drops it.

@@ -1,8 +1,8 @@
 /**
  * A seeded fuzz run against a real server: 10,000 requests, well-formed and not, from two tenants and
  * strangers. The properties the service promises must hold for all of them (issue 10): no 5xx, every
- * error in the contract's shape, another user's handler is always a 404, and no API key or secret
- * setting in the log or the database file.
+ * error in the contract's shape, every answer as the OpenAPI description declares it, another user's
+ * handler always a 404, and no API key or secret setting in the log or the database file.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HANDLER_TYPE_NAMES, fieldsOf } from "../../sdk/catalog";
 import { buildApp, openRepository, type Repository } from "../../server/app";
+import { specProblems } from "./openapi-check";
 import { type Answer, call } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";
@@ -182,7 +183,7 @@ interface Tally {
   problems: string[];
 }
 
-function record(tally: Tally, label: string, answer: Answer, method: string): void {
+function record(tally: Tally, label: string, answer: Answer, method: string, path?: string): void {
   tally.requests++;
   tally.statuses.set(answer.status, (tally.statuses.get(answer.status) ?? 0) + 1);
   const fail = (why: string) => {
@@ -190,6 +191,8 @@ function record(tally: Tally, label: string, answer: Answer, method: string): vo
       tally.problems.push(`${label} -> ${answer.status}: ${why} ${answer.text.slice(0, 200)}`);
   };
   if (answer.status >= 500) fail("a 5xx");
+  // Answers to requests that fetch could send are checked against the OpenAPI description too.
+  if (path !== undefined) for (const problem of specProblems(method, path, answer)) fail(problem);
   if (answer.status >= 400 && method !== "HEAD") {
     const errors = (answer.json as { errors?: Array<{ status: unknown; title: unknown }> } | undefined)
       ?.errors;
@@ -246,7 +249,7 @@ async function fetchOne(r: Random, tally: Tally, alice: Tenant, bob: Tenant): Pr
       key: bob.key,
       ...(method === "POST" ? { form: form(r) } : {}),
     });
-    record(tally, `bob ${method} alice's ${id}`, answer, method);
+    record(tally, `bob ${method} alice's ${id}`, answer, method, `${PATH}/${id}`);
     tally.crossTenant++;
     if (answer.status !== 404 && tally.problems.length < 20) {
       tally.problems.push(`bob ${method} alice's ${id} -> ${answer.status}, not 404`);
@@ -309,8 +312,9 @@ async function fetchOne(r: Random, tally: Tally, alice: Tenant, bob: Tenant): Pr
         },
       });
   }
-  const answer = await call(url, method, `${path}${path.startsWith(PATH) ? query(r) : ""}`, options);
-  record(tally, `${method} ${path}`, answer, method);
+  const target = `${path}${path.startsWith(PATH) ? query(r) : ""}`;
+  const answer = await call(url, method, target, options);
+  record(tally, `${method} ${target}`, answer, method, target);
   if (answer.status === 201 && key === tenant.key) {
     tenant.ids.push((answer.json as { data: { id: number } }).data.id);
   }

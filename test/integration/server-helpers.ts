@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { FastifyInstance } from "fastify";
 import { type BuildAppOptions, buildApp, openRepository, type Repository } from "../../server/app";
+import { assertMatchesSpec } from "./openapi-check";
 
 /** The compiled command line, built by `npm run build`. */
 export const CLI = join(__dirname, "..", "..", "dist", "server", "main.js");
@@ -94,7 +95,8 @@ export async function call(
 
 /**
  * Starts the app on 127.0.0.1 port 0 over an in-memory store, with a manual clock. The rate limit is
- * off unless asked for, so tests that are not about it can make as many requests as they like.
+ * off unless asked for, so tests that are not about it can make as many requests as they like. The
+ * reference server's every answer is checked against the OpenAPI description (docs/openapi.json).
  */
 export async function startServer(
   options: Omit<BuildAppOptions, "repository" | "db"> = {},
@@ -102,6 +104,9 @@ export async function startServer(
   const clock = manualClock();
   const repository = openRepository(":memory:");
   const app = buildApp({ now: clock.now, rateLimit: 0, ...options, repository });
+  // The description is of Part A: emulated versions and other presenters answer otherwise on purpose.
+  const reference =
+    options.emulate === undefined && options.presenter === undefined && options.featureOff !== true;
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("no TCP address");
@@ -113,7 +118,11 @@ export async function startServer(
     clock,
     key: (user = "alice") =>
       repository.createApiKey(repository.ensureUser(user, "2024-01-01 00:00:00"), "2024-01-01 00:00:00"),
-    call: (method, path, callOptions) => call(url, method, path, callOptions),
+    call: async (method, path, callOptions) => {
+      const answer = await call(url, method, path, callOptions);
+      if (reference) assertMatchesSpec(method, path, answer);
+      return answer;
+    },
     close: async () => {
       await app.close();
       repository.close();
