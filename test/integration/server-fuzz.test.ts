@@ -10,7 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HANDLER_TYPE_NAMES, fieldsOf } from "../../sdk/catalog";
-import { buildApp, openRepository, type Repository } from "../../server/app";
+import {
+  EMULATED_VERSIONS,
+  type EmulatedVersion,
+  buildApp,
+  openRepository,
+  type Repository,
+} from "../../server/app";
 import { specProblems } from "./openapi-check";
 import { type Answer, call } from "./server-helpers";
 
@@ -18,6 +24,9 @@ const PATH = "/api/notification-handlers";
 /** Requests sent with fetch, and raw ones written to sockets: 10,000 in all. */
 const FETCH_REQUESTS = 9_400;
 const RAW_REQUESTS = 600;
+/** Requests against each emulated deployed version, where only "no 5xx" and tenancy are checked. */
+const EMULATED_FETCHES = 1_400;
+const EMULATED_RAWS = 100;
 /** Requests in flight at once. */
 const CONCURRENCY = 8;
 /** The seed: a failure names it, so the run can be repeated exactly. */
@@ -183,7 +192,14 @@ interface Tally {
   problems: string[];
 }
 
-function record(tally: Tally, label: string, answer: Answer, method: string, path?: string): void {
+function record(
+  tally: Tally,
+  label: string,
+  answer: Answer,
+  method: string,
+  path: string | undefined,
+  reference: boolean,
+): void {
   tally.requests++;
   tally.statuses.set(answer.status, (tally.statuses.get(answer.status) ?? 0) + 1);
   const fail = (why: string) => {
@@ -191,6 +207,8 @@ function record(tally: Tally, label: string, answer: Answer, method: string, pat
       tally.problems.push(`${label} -> ${answer.status}: ${why} ${answer.text.slice(0, 200)}`);
   };
   if (answer.status >= 500) fail("a 5xx");
+  // Emulated deployed versions answer in their own shapes (Part B): for them, no 5xx is the check.
+  if (!reference) return;
   // Answers to requests that fetch could send are checked against the OpenAPI description too.
   if (path !== undefined) for (const problem of specProblems(method, path, answer)) fail(problem);
   if (answer.status >= 400 && method !== "HEAD") {
@@ -202,36 +220,52 @@ function record(tally: Tally, label: string, answer: Answer, method: string, pat
   }
 }
 
-let dir: string;
-let repository: Repository;
-let url: string;
-let close: () => Promise<void>;
-const logLines: string[] = [];
+/** A server under fuzz, with its log and database file. */
+interface FuzzServer {
+  url: string;
+  /** Whether it is the reference server, whose answers the contract and the description fix. */
+  reference: boolean;
+  repository: Repository;
+  logLines: string[];
+  dbFiles: string[];
+  close: () => Promise<void>;
+}
 
-beforeAll(async () => {
+let dir: string;
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "nh-fuzz-"));
-  repository = openRepository(join(dir, "fuzz.db"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function startFuzzServer(name: string, emulate?: EmulatedVersion): Promise<FuzzServer> {
+  const db = join(dir, `${name}.db`);
+  const repository = openRepository(db);
+  const logLines: string[] = [];
   const app = buildApp({
     repository,
     rateLimit: 0,
     requestTimeout: 300, // 0.3 s, so the truncated raw requests are cut quickly
     logger: { level: "info", stream: { write: (line: string) => void logLines.push(line) } },
+    ...(emulate === undefined ? {} : { emulate }),
   });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("no TCP address");
-  url = `http://127.0.0.1:${address.port}`;
-  close = async () => {
-    await app.close();
-    repository.close();
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    reference: emulate === undefined,
+    repository,
+    logLines,
+    dbFiles: [db, `${db}-wal`],
+    close: async () => {
+      await app.close();
+      repository.close();
+    },
   };
-});
-afterAll(async () => {
-  await close();
-  rmSync(dir, { recursive: true, force: true });
-});
+}
 
-function newTenant(user: string): Tenant {
+function newTenant(server: FuzzServer, user: string): Tenant {
+  const { repository } = server;
   return {
     key: repository.createApiKey(repository.ensureUser(user, "2024-01-01 00:00:00"), "2024-01-01 00:00:00"),
     ids: [],
@@ -239,7 +273,14 @@ function newTenant(user: string): Tenant {
 }
 
 /** One fuzzed request through fetch. */
-async function fetchOne(r: Random, tally: Tally, alice: Tenant, bob: Tenant): Promise<void> {
+async function fetchOne(
+  server: FuzzServer,
+  r: Random,
+  tally: Tally,
+  alice: Tenant,
+  bob: Tenant,
+): Promise<void> {
+  const { url, reference } = server;
   const roll = r.next();
   // One in twenty: bob goes after one of alice's handlers with a method the path allows.
   if (roll < 0.05 && alice.ids.length > 0) {
@@ -249,7 +290,7 @@ async function fetchOne(r: Random, tally: Tally, alice: Tenant, bob: Tenant): Pr
       key: bob.key,
       ...(method === "POST" ? { form: form(r) } : {}),
     });
-    record(tally, `bob ${method} alice's ${id}`, answer, method, `${PATH}/${id}`);
+    record(tally, `bob ${method} alice's ${id}`, answer, method, `${PATH}/${id}`, reference);
     tally.crossTenant++;
     if (answer.status !== 404 && tally.problems.length < 20) {
       tally.problems.push(`bob ${method} alice's ${id} -> ${answer.status}, not 404`);
@@ -314,14 +355,15 @@ async function fetchOne(r: Random, tally: Tally, alice: Tenant, bob: Tenant): Pr
   }
   const target = `${path}${path.startsWith(PATH) ? query(r) : ""}`;
   const answer = await call(url, method, target, options);
-  record(tally, `${method} ${target}`, answer, method, target);
+  record(tally, `${method} ${target}`, answer, method, target, reference);
   if (answer.status === 201 && key === tenant.key) {
-    tenant.ids.push((answer.json as { data: { id: number } }).data.id);
+    tenant.ids.push(Number((answer.json as { data: { id: number | string } }).data.id));
   }
 }
 
 /** One raw request: a well-formed one broken in one place, written straight to a socket. */
-function rawOne(r: Random, tally: Tally, key: string): Promise<void> {
+function rawOne(server: FuzzServer, r: Random, tally: Tally, key: string): Promise<void> {
+  const { url, reference } = server;
   const method = r.pick(["GET", "POST", "FOO", "get", "CONNECT", "DELETE", "M-SEARCH", "PRI"]);
   const target = r.pick([PATH, `${PATH}/1`, "/x", "*", "http://example.com/", `${PATH}?page=%zz`]);
   const body = "name=raw&type=internal_notification";
@@ -374,68 +416,112 @@ function rawOne(r: Random, tally: Tally, key: string): Promise<void> {
         label,
         { status, headers: new Headers(), text: bodyText, json },
         method === "HEAD" ? "HEAD" : "GET",
+        undefined,
+        reference,
       );
       resolve();
     });
   });
 }
 
-describe("fuzz", () => {
-  it(`answers ${FETCH_REQUESTS + RAW_REQUESTS} fuzzed requests without a 5xx, with tenancy and secrets intact`, async () => {
-    const r = random(SEED);
-    const alice = newTenant("alice");
-    const bob = newTenant("bob");
-    const tally: Tally = { statuses: new Map(), requests: 0, crossTenant: 0, problems: [] };
+/** Sends `fetches` requests through fetch, then `raws` raw ones, from two tenants; returns the tally. */
+async function fuzz(
+  server: FuzzServer,
+  seed: number,
+  fetches: number,
+  raws: number,
+): Promise<{ tally: Tally; alice: Tenant; bob: Tenant }> {
+  const r = random(seed);
+  const alice = newTenant(server, "alice");
+  const bob = newTenant(server, "bob");
+  const tally: Tally = { statuses: new Map(), requests: 0, crossTenant: 0, problems: [] };
+  let sent = 0;
+  const worker = async () => {
+    while (sent < fetches) {
+      sent++;
+      await fetchOne(server, r, tally, alice, bob);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  let raw = 0;
+  const rawWorker = async () => {
+    while (raw < raws) {
+      raw++;
+      await rawOne(server, r, tally, r.chance(0.5) ? alice.key : bob.key);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY * 2 }, rawWorker));
+  return { tally, alice, bob };
+}
 
-    let sent = 0;
-    const worker = async () => {
-      while (sent < FETCH_REQUESTS) {
-        sent++;
-        await fetchOne(r, tally, alice, bob);
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    let raw = 0;
-    const rawWorker = async () => {
-      while (raw < RAW_REQUESTS) {
-        raw++;
-        await rawOne(r, tally, r.chance(0.5) ? alice.key : bob.key);
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY * 2 }, rawWorker));
+function summary(tally: Tally): string {
+  const statuses = [...tally.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`);
+  return `${tally.requests} requests, ${tally.crossTenant} cross-tenant; ${statuses.join(", ")}`;
+}
 
-    const statuses = [...tally.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`);
-    console.log(
-      `fuzz (seed ${SEED}): ${tally.requests} requests, ${tally.crossTenant} cross-tenant; ${statuses.join(", ")}`,
+/** What must hold after any run: nothing seen across tenants, no key or secret where it must not be. */
+async function expectTenancyAndSecrets(server: FuzzServer, alice: Tenant, bob: Tenant): Promise<void> {
+  for (const [me, other] of [
+    [alice, bob],
+    [bob, alice],
+  ] as const) {
+    const listed = await call(server.url, "GET", `${PATH}?results_per_page=1000`, { key: me.key });
+    const seen = new Set(
+      (listed.json as { data: Array<{ id: number | string }> }).data.map((h) => Number(h.id)),
     );
-    expect(tally.problems, `seed ${SEED}`).toEqual([]);
-    expect(tally.requests).toBe(FETCH_REQUESTS + RAW_REQUESTS);
-    expect([...tally.statuses.keys()].filter((s) => s >= 500)).toEqual([]);
-    // The run reached the interesting answers, not only one kind of refusal.
-    for (const status of [200, 201, 204, 400, 401, 404, 405, 408, 413, 415, 431]) {
-      expect(tally.statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(0);
+    for (const id of other.ids) expect(seen.has(id)).toBe(false);
+  }
+  const log = server.logLines.join("");
+  expect(log.length).toBeGreaterThan(0);
+  for (const key of [alice.key, bob.key]) {
+    expect(log.includes(key)).toBe(false);
+    for (const file of server.dbFiles) {
+      expect(existsSync(file) && readFileSync(file).includes(key)).toBe(false);
     }
-    expect(alice.ids.length + bob.ids.length).toBeGreaterThan(50);
-    expect(tally.crossTenant).toBeGreaterThan(200);
+  }
+  expect(log.includes(SECRET_MARK)).toBe(false);
+}
 
-    // Still whole afterwards: each user sees exactly their own handlers.
-    for (const [me, other] of [
-      [alice, bob],
-      [bob, alice],
-    ] as const) {
-      const listed = await call(url, "GET", `${PATH}?results_per_page=1000`, { key: me.key });
-      const seen = new Set((listed.json as { data: Array<{ id: number }> }).data.map((h) => h.id));
-      for (const id of other.ids) expect(seen.has(id)).toBe(false);
-    }
-
-    const log = logLines.join("");
-    expect(log.length).toBeGreaterThan(0);
-    for (const key of [alice.key, bob.key]) {
-      expect(log.includes(key)).toBe(false);
-      for (const file of ["fuzz.db", "fuzz.db-wal"]) {
-        expect(existsSync(join(dir, file)) && readFileSync(join(dir, file)).includes(key)).toBe(false);
+describe("fuzz", () => {
+  it(`answers ${FETCH_REQUESTS + RAW_REQUESTS} fuzzed requests without a 5xx, as declared, with tenancy and secrets intact`, async () => {
+    const server = await startFuzzServer("reference");
+    try {
+      const { tally, alice, bob } = await fuzz(server, SEED, FETCH_REQUESTS, RAW_REQUESTS);
+      console.log(`fuzz (seed ${SEED}): ${summary(tally)}`);
+      expect(tally.problems, `seed ${SEED}`).toEqual([]);
+      expect(tally.requests).toBe(FETCH_REQUESTS + RAW_REQUESTS);
+      expect([...tally.statuses.keys()].filter((s) => s >= 500)).toEqual([]);
+      // The run reached the interesting answers, not only one kind of refusal.
+      for (const status of [200, 201, 204, 400, 401, 404, 405, 408, 413, 415, 431]) {
+        expect(tally.statuses.get(status) ?? 0, `status ${status}`).toBeGreaterThan(0);
       }
+      expect(alice.ids.length + bob.ids.length).toBeGreaterThan(50);
+      expect(tally.crossTenant).toBeGreaterThan(200);
+      await expectTenancyAndSecrets(server, alice, bob);
+    } finally {
+      await server.close();
     }
-    expect(log.includes(SECRET_MARK)).toBe(false);
   });
+
+  it.each(EMULATED_VERSIONS)(
+    `answers ${EMULATED_FETCHES + EMULATED_RAWS} fuzzed requests as deployed version %s without a 5xx`,
+    async (version) => {
+      const server = await startFuzzServer(`emulated-${version}`, version);
+      try {
+        const { tally, alice, bob } = await fuzz(
+          server,
+          SEED + Number(version),
+          EMULATED_FETCHES,
+          EMULATED_RAWS,
+        );
+        console.log(`fuzz ${version} (seed ${SEED + Number(version)}): ${summary(tally)}`);
+        expect(tally.problems).toEqual([]);
+        expect(tally.requests).toBe(EMULATED_FETCHES + EMULATED_RAWS);
+        expect(alice.ids.length + bob.ids.length).toBeGreaterThan(10);
+        await expectTenancyAndSecrets(server, alice, bob);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });
