@@ -407,10 +407,16 @@ function rawOne(server: FuzzServer, r: Random, tally: Tally, key: string): Promi
       }
       const [headText = "", ...rest] = received.split("\r\n\r\n");
       const bodyText = rest.join("\r\n\r\n");
-      const json =
-        /content-type: application\/json/i.test(headText) && bodyText !== ""
-          ? (JSON.parse(bodyText.split("HTTP/1.1 ")[0] ?? "") as unknown)
+      // The first answer only: a 408 may follow a refusal that came before the body.
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(headText)?.[1] ?? 0);
+      let json: unknown;
+      try {
+        json = /content-type: application\/json/i.test(headText)
+          ? JSON.parse(bodyText.slice(0, length))
           : undefined;
+      } catch {
+        json = undefined; // recorded as not the error shape
+      }
       record(
         tally,
         label,

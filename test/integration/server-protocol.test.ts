@@ -3,7 +3,12 @@
  * answered in the contract's error shape with the status that says what is wrong (issue 10).
  */
 import { createConnection } from "node:net";
+import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openRepository } from "../../server/app";
+import { installErrorHandling } from "../../server/errors";
+import { registerHealthRoutes } from "../../server/routes/health";
+import { AllowedMethods } from "../../server/routes/methods";
 import { type TestServer, startServer } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";
@@ -68,7 +73,12 @@ function rawRequest(
       );
       const length = Number(headers.get("content-length") ?? 0);
       const body = rest.join("\r\n\r\n").slice(0, length);
-      resolve({ status, headers, json: body === "" ? undefined : JSON.parse(body), elapsed, closed });
+      const isJson = headers.get("content-type")?.startsWith("application/json") === true && body !== "";
+      try {
+        resolve({ status, headers, json: isJson ? JSON.parse(body) : undefined, elapsed, closed });
+      } catch (error) {
+        reject(new Error(`the answer is not JSON: ${String(error)}`)); // a JSON answer that is not JSON fails the test, not the run
+      }
     });
     socket.on("connect", () => {
       void (async () => {
@@ -281,6 +291,47 @@ describe("as a deployed version", () => {
       expect(answer.headers.has("allow")).toBe(false);
     } finally {
       await emulated.close();
+    }
+  });
+});
+
+describe("with the feature off", () => {
+  it("answers the parser's refusals on the API's paths with the HTML page, as the routes do", async () => {
+    const off = await startServer({ featureOff: true });
+    try {
+      const offPort = Number(new URL(off.url).port);
+      for (const method of ["FOO", "CONNECT"]) {
+        const answer = await rawRequest([`${method} ${PATH} HTTP/1.1\r\nHost: a\r\n\r\n`], { port: offPort });
+        expect(answer.status).toBe(404);
+        expect(answer.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      }
+      const elsewhere = await rawRequest(["FOO /healthz HTTP/1.1\r\nHost: a\r\n\r\n"], { port: offPort });
+      expect([elsewhere.status, elsewhere.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe("readiness while shutting down", () => {
+  it("answers 503 once closing has begun, while liveness still answers", async () => {
+    const app = Fastify();
+    const repository = openRepository(":memory:");
+    let closing = false;
+    try {
+      installErrorHandling(app);
+      registerHealthRoutes(app, { repository, closing: () => closing, methods: new AllowedMethods() });
+      expect((await app.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(200);
+      closing = true;
+      const ready = await app.inject({ method: "GET", url: "/readyz" });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({
+        errors: [{ title: "The service is not ready.", status: 503, detail: "The server is shutting down." }],
+      });
+      expect((await app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      repository.close();
     }
   });
 });
