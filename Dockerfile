@@ -18,10 +18,9 @@ COPY examples examples
 RUN npx tsc -p tsconfig.build.json
 # The server needs Fastify alone at run time (the package's other dependencies serve the provider),
 # at the version the lockfile pins.
-RUN mkdir /out \
-  && cp -r dist/server dist/sdk /out/ \
-  && cd /out \
-  && npm init -y >/dev/null \
+RUN mkdir /out && cp -r dist/server dist/sdk /out/
+WORKDIR /out
+RUN npm init -y >/dev/null \
   && npm install --omit=dev --no-audit --no-fund --save-exact \
     "fastify@$(node -p "require('/src/package-lock.json').packages['node_modules/fastify'].version")" \
   && rm -f package-lock.json
@@ -33,8 +32,9 @@ ENV NODE_ENV=production \
   DATABASE_URL=/data/notification-handlers.db
 WORKDIR /app
 COPY --from=build /out /app
-RUN mkdir /data && chown node:node /data
-USER node
+# The image's `node` user, by number: an orchestrator can then check that it is not root.
+RUN mkdir /data && chown 1000:1000 /data
+USER 1000:1000
 VOLUME /data
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s \
