@@ -2,7 +2,8 @@
  * A seeded fuzz run against a real server: 10,000 requests, well-formed and not, from two tenants and
  * strangers. The properties the service promises must hold for all of them (issue 10): no 5xx, every
  * error in the contract's shape, every answer as the OpenAPI description declares it, another user's
- * handler always a 404, and no API key or secret setting in the log or the database file.
+ * handler always a 404, no secret setting repeated in an error, and no API key or secret setting in
+ * the log or the database file.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
@@ -207,6 +208,8 @@ function record(
       tally.problems.push(`${label} -> ${answer.status}: ${why} ${answer.text.slice(0, 200)}`);
   };
   if (answer.status >= 500) fail("a 5xx");
+  // Reads return settings as stored, secrets included; an error never repeats a value it refuses.
+  if (answer.status >= 400 && answer.text.includes(SECRET_MARK)) fail("a secret in an error");
   // Emulated deployed versions answer in their own shapes (Part B): for them, no 5xx is the check.
   if (!reference) return;
   // Answers to requests that fetch could send are checked against the OpenAPI description too.
