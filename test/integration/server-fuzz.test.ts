@@ -2,8 +2,8 @@
  * A seeded fuzz run against a real server: 10,000 requests, well-formed and not, from two tenants and
  * strangers. The properties the service promises must hold for all of them (issue 10): no 5xx, every
  * error in the contract's shape, every answer as the OpenAPI description declares it, another user's
- * handler always a 404, no secret setting repeated in an error, and no API key or secret setting in
- * the log or the database file.
+ * handler always a 404, no secret setting repeated in an error or written to the log, and no API key
+ * in the log or the database file.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
