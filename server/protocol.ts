@@ -157,7 +157,8 @@ export function protocolErrorHandler(options: ProtocolOptions): (error: ParserEr
       return;
     }
     const refusal = parserRefusal(options, error);
-    options.log.debug({ code: error.code, status: refusal.status }, "request refused by the HTTP parser");
+    // At info, as each completed request is: an operator sees stalls and malformed requests too.
+    options.log.info({ code: error.code, status: refusal.status }, "request refused by the HTTP parser");
     answer(options, socket, refusal, requestLine(error.rawPacket).path);
     // A client that neither reads nor closes must not keep the socket: give it a second.
     setTimeout(() => socket.destroy(), 1_000).unref(); // 1 s
