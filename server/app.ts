@@ -15,10 +15,15 @@ import {
   isFeaturePath,
   sendFeatureOff,
 } from "./emulation";
+import { FEATURE_OFF_PAGE } from "./emulation/feature-off";
 import { ApiError, BODY_LIMIT, TITLES, installErrorHandling, sendError } from "./errors";
 import { type Presenter, referencePresenter } from "./presenter";
+import { DEFAULT_REQUEST_TIMEOUT, connectHandler, protocolErrorHandler, timeoutOptions } from "./protocol";
 import { RateLimiter } from "./rate-limit";
 import { type Repository, openRepository } from "./repository";
+import { registerHealthRoutes } from "./routes/health";
+import { AllowedMethods } from "./routes/methods";
+import { registerOpenApiRoute } from "./routes/openapi";
 import { referenceRules, registerNotificationHandlerRoutes } from "./routes/notification-handlers";
 import type { FormEntry } from "./schemas/notification-handlers";
 
@@ -27,6 +32,8 @@ export type { HandlerRecord, Repository } from "./repository";
 export type { Presenter } from "./presenter";
 export type { Clock } from "./clock";
 export { EMULATED_VERSIONS, type EmulatedVersion, isEmulatedVersion } from "./emulation";
+export { DEFAULT_REQUEST_TIMEOUT } from "./protocol";
+export { OPENAPI_PATH, openApiDocument } from "./openapi";
 
 /** The default number of requests per key and minute. */
 export const DEFAULT_RATE_LIMIT = 60;
@@ -44,6 +51,11 @@ export interface BuildAppOptions {
   readonly publicUrl?: string;
   /** Requests per API key and 60-second window; 0 turns the limit off. Default 60. */
   readonly rateLimit?: number;
+  /**
+   * How long a request's headers and body may take to arrive, in milliseconds (default 20 s); one
+   * that stalls is answered 408 and its connection closed within a second of the limit.
+   */
+  readonly requestTimeout?: number;
   /** Fastify's logger options; off by default. The Authorization header is always redacted. */
   readonly logger?: LoggerOption;
   /** The clock for datetimes and the rate-limit window; tests inject one. */
@@ -157,12 +169,24 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
   if (!Number.isSafeInteger(rateLimit) || rateLimit < 0) {
     throw new RangeError(`rateLimit must be a whole number from 0, got ${rateLimit}`);
   }
+  const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+  if (!Number.isSafeInteger(requestTimeout) || requestTimeout < 1) {
+    throw new RangeError(
+      `requestTimeout must be a whole number of milliseconds from 1, got ${requestTimeout}`,
+    );
+  }
   if (options.publicUrl !== undefined && !URL.canParse(options.publicUrl)) {
     throw new RangeError(`publicUrl is not a URL: ${options.publicUrl}`);
   }
 
+  const methods = new AllowedMethods();
+  // Set by preClose: readiness then fails and answers close their connections.
+  let closing = false;
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    http: timeoutOptions(requestTimeout),
+    requestTimeout, // Fastify sets the server's own, overriding the option above when left out
+    clientErrorHandler: (error, socket) => protocol(error, socket),
     logger: loggerOptions(options.logger),
     // A request that arrives on an open connection while closing is still served (with
     // Connection: close) rather than refused with Fastify's own 503 body: the store stays open
@@ -181,6 +205,18 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
       sendError(request, reply, mapped, presenter.error);
     },
   });
+
+  const protocolOptions = {
+    allowedMethods: (path: string) => methods.of(path),
+    render: presenter.error,
+    requestTimeout,
+    ...(options.featureOff === true
+      ? { featureOff: { matches: isFeaturePath, page: FEATURE_OFF_PAGE } }
+      : {}),
+    log: app.log,
+  };
+  const protocol = protocolErrorHandler(protocolOptions);
+  app.server.on("connect", connectHandler(protocolOptions));
 
   // Open the store after Fastify accepted its options, and close it if anything below fails.
   const ownsRepository = options.repository === undefined;
@@ -230,11 +266,13 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
         rateLimit > 0 ? new RateLimiter(rateLimit, now) : undefined,
         emulated?.authenticatorOptions,
       ),
+      methods,
     });
+    registerHealthRoutes(app, { repository, closing: () => closing, methods });
+    if (emulated === undefined) registerOpenApiRoute(app, methods); // it describes Part A only
 
     // Once closing, answers to requests already in flight also end their connection: a client's
     // idle keep-alive socket would otherwise hold close() open until the client drops it.
-    let closing = false;
     app.addHook("preClose", (done) => {
       closing = true;
       done();

@@ -11,6 +11,7 @@ import type { FastifyInstance } from "fastify";
 import { HANDLER_TYPE_NAMES, isHandlerType } from "../sdk/catalog";
 import {
   DEFAULT_RATE_LIMIT,
+  DEFAULT_REQUEST_TIMEOUT,
   EMULATED_VERSIONS,
   type EmulatedVersion,
   buildApp,
@@ -24,18 +25,29 @@ export const DEFAULT_DB = "./.data/notification-handlers.db";
 const DEFAULT_HOST = "127.0.0.1";
 const DEFAULT_PORT = 8080;
 
+const DEFAULT_LOG_LEVEL = "info";
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
 const USAGE = `Usage:
   notification-handlers-server serve [--host ${DEFAULT_HOST}] [--port ${DEFAULT_PORT}] [--db PATH] [--public-url URL] [--rate-limit N]
+      [--request-timeout SECONDS] [--log-level LEVEL]
       [--emulate ${EMULATED_VERSIONS.join("|")} [--plan-limit N] [--disable-type TYPE]...] [--feature-off]
   notification-handlers-server keys create [--db PATH] --user NAME [--admin]
 
-  --db defaults to ${DEFAULT_DB}; ":memory:" keeps nothing.
+  Each of these options may come from the environment instead; a flag given wins over it:
+    --host HOST, --port PORT, --db DATABASE_URL, --public-url PUBLIC_URL, --rate-limit RATE_LIMIT,
+    --request-timeout REQUEST_TIMEOUT, --log-level LOG_LEVEL.
+  --db defaults to ${DEFAULT_DB}; ":memory:" keeps nothing. It is an SQLite file: a URL such as
+    postgres://... is refused.
   --rate-limit is requests per API key and minute (default ${DEFAULT_RATE_LIMIT}; 0 turns it off).
+  --request-timeout is how long a request's headers and body may take to arrive, in seconds
+    (default ${DEFAULT_REQUEST_TIMEOUT / 1000}); a request that stalls is answered 408 and cut off.
+  --log-level is one of ${LOG_LEVELS.join(", ")} (default ${DEFAULT_LOG_LEVEL}).
   --emulate answers as that deployed version does (CONTRACT.md Part B); --plan-limit caps each user's
     handlers and --disable-type switches a type off, both answered with the plan-limit 401.
   --feature-off answers every API path with an HTML 404 page, as a site with the feature off does.
   --admin issues an administrator key: emulated versions do not rate-limit it.
-  Logs go to stderr as JSON lines; LOG_LEVEL sets their level (default info).`;
+  Logs go to stderr as JSON lines.`;
 
 /** A command-line mistake: reported on one line, exit code 2. */
 export class UsageError extends Error {
@@ -48,28 +60,86 @@ export interface CliIo {
   readonly stderr: NodeJS.WritableStream;
   /** Registers what to do on SIGINT and SIGTERM. */
   readonly onSignal: (handler: (signal: NodeJS.Signals) => void) => void;
+  /** The environment options fall back to. */
+  readonly env: NodeJS.ProcessEnv;
 }
 
 const processIo: CliIo = {
   stdout: process.stdout,
   stderr: process.stderr,
+  env: process.env,
   onSignal: (handler) => {
     process.on("SIGINT", handler);
     process.on("SIGTERM", handler);
   },
 };
 
-function parseInteger(option: string, raw: string, min: number, max: number): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new UsageError(`--${option} must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return Number(raw);
+/**
+ * Where each option falls back to when its flag is not given. The names are the ones container
+ * platforms and twelve-factor tooling already set (PORT, DATABASE_URL).
+ */
+const ENVIRONMENT = {
+  host: "HOST",
+  port: "PORT",
+  db: "DATABASE_URL",
+  "public-url": "PUBLIC_URL",
+  "rate-limit": "RATE_LIMIT",
+  "request-timeout": "REQUEST_TIMEOUT",
+  "log-level": "LOG_LEVEL",
+} as const;
+
+type EnvironmentOption = keyof typeof ENVIRONMENT;
+
+/** An option's value and where it came from, so errors name what the operator actually set. */
+interface Setting {
+  readonly value: string;
+  /** `--port` or `PORT`. */
+  readonly source: string;
 }
 
-/** Opens the database at `path`, creating its folder first so a fresh checkout just works. */
-function prepareDb(path: string): string {
-  if (path !== ":memory:") mkdirSync(dirname(resolve(path)), { recursive: true });
-  return path;
+/** The flag's value if given, else the environment's (an empty variable counts as unset), else `fallback`. */
+function setting(
+  option: EnvironmentOption,
+  flag: string | boolean | undefined,
+  io: CliIo,
+  fallback: string,
+): Setting {
+  if (typeof flag === "string") return { value: flag, source: `--${option}` };
+  const name = ENVIRONMENT[option];
+  const fromEnv = io.env[name];
+  if (fromEnv !== undefined && fromEnv !== "") return { value: fromEnv, source: name };
+  return { value: fallback, source: `--${option}` };
+}
+
+function parseInteger({ value, source }: Setting, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${source} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+/** Seconds, with up to three decimals (`0.5`), as whole milliseconds. */
+function parseSeconds({ value, source }: Setting, min: number, max: number): number {
+  if (!/^\d+(\.\d{1,3})?$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${source} must be a number of seconds from ${min} to ${max}, got "${value}"`);
+  }
+  return Math.round(Number(value) * 1_000);
+}
+
+/**
+ * Checks the database setting and creates its folder, so a fresh checkout just works. A URL is
+ * refused rather than taken as a file name (issue 10: `postgres://...` made a folder `postgres:`);
+ * only its scheme is named, since a database URL may carry a password.
+ */
+function prepareDb({ value, source }: Setting): string {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(value)?.[1];
+  if (scheme !== undefined) {
+    throw new UsageError(
+      `${source} is a ${scheme}:// URL; this server stores its data in an SQLite file: give a file path or ":memory:"`,
+    );
+  }
+  if (value !== ":memory:") mkdirSync(dirname(resolve(value)), { recursive: true });
+  return value;
 }
 
 function parse<T extends ParseArgsOptionsConfig>(args: readonly string[], options: T) {
@@ -85,33 +155,53 @@ function hostForUrl(host: string): string {
 }
 
 async function serve(args: readonly string[], io: CliIo): Promise<number> {
+  // No defaults here: an option left out falls back to the environment first.
   const { values } = parse(args, {
-    host: { type: "string", default: DEFAULT_HOST },
-    port: { type: "string", default: String(DEFAULT_PORT) },
-    db: { type: "string", default: DEFAULT_DB },
+    host: { type: "string" },
+    port: { type: "string" },
+    db: { type: "string" },
     "public-url": { type: "string" },
-    "rate-limit": { type: "string", default: String(DEFAULT_RATE_LIMIT) },
+    "rate-limit": { type: "string" },
+    "request-timeout": { type: "string" },
+    "log-level": { type: "string" },
     emulate: { type: "string" },
     "feature-off": { type: "boolean", default: false },
     "plan-limit": { type: "string" },
     "disable-type": { type: "string", multiple: true },
   });
-  const host = String(values.host);
-  const port = parseInteger("port", String(values.port), 0, 65_535);
-  const rateLimit = parseInteger("rate-limit", String(values["rate-limit"]), 0, 1_000_000);
-  const publicUrl = values["public-url"] === undefined ? undefined : String(values["public-url"]);
+  const host = setting("host", values.host, io, DEFAULT_HOST).value;
+  const port = parseInteger(setting("port", values.port, io, String(DEFAULT_PORT)), 0, 65_535);
+  const rateLimit = parseInteger(
+    setting("rate-limit", values["rate-limit"], io, String(DEFAULT_RATE_LIMIT)),
+    0,
+    1_000_000,
+  );
+  const requestTimeout = parseSeconds(
+    setting("request-timeout", values["request-timeout"], io, String(DEFAULT_REQUEST_TIMEOUT / 1_000)),
+    0.001,
+    3_600,
+  );
+  const logLevel = setting("log-level", values["log-level"], io, DEFAULT_LOG_LEVEL);
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel.value)) {
+    throw new UsageError(
+      `${logLevel.source} must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel.value}"`,
+    );
+  }
+  const publicUrlSetting = setting("public-url", values["public-url"], io, "");
+  const publicUrl = publicUrlSetting.value === "" ? undefined : publicUrlSetting.value;
   if (publicUrl !== undefined && !/^https?:\/\//.test(publicUrl)) {
-    throw new UsageError(`--public-url must be an http or https URL, got "${publicUrl}"`);
+    throw new UsageError(`${publicUrlSetting.source} must be an http or https URL, got "${publicUrl}"`);
   }
   if (publicUrl !== undefined && !URL.canParse(publicUrl)) {
-    throw new UsageError(`--public-url is not a valid URL: "${publicUrl}"`);
+    throw new UsageError(`${publicUrlSetting.source} is not a valid URL: "${publicUrl}"`);
   }
+  const db = prepareDb(setting("db", values.db, io, DEFAULT_DB));
 
   const emulate = emulatedVersion(values.emulate);
   const planLimit =
     values["plan-limit"] === undefined
       ? undefined
-      : parseInteger("plan-limit", String(values["plan-limit"]), 0, 1_000_000);
+      : parseInteger({ value: String(values["plan-limit"]), source: "--plan-limit" }, 0, 1_000_000);
   const disabledTypes = (values["disable-type"] ?? []).map(String);
   for (const type of disabledTypes) {
     if (!isHandlerType(type)) {
@@ -123,14 +213,15 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
   }
 
   const app: FastifyInstance = buildApp({
-    db: prepareDb(String(values.db)),
+    db,
     rateLimit,
+    requestTimeout,
     ...(publicUrl === undefined ? {} : { publicUrl }),
     ...(emulate === undefined ? {} : { emulate }),
     ...(planLimit === undefined ? {} : { planLimit }),
     ...(disabledTypes.length === 0 ? {} : { disabledTypes }),
     featureOff: values["feature-off"] === true,
-    logger: { level: process.env["LOG_LEVEL"] ?? "info", stream: io.stderr },
+    logger: { level: logLevel.value, stream: io.stderr },
   });
   if (emulate !== undefined) app.log.info({ emulate }, `answering as deployed version ${emulate}`);
 
@@ -178,13 +269,13 @@ function keys(args: readonly string[], io: CliIo): number {
     );
   }
   const { values } = parse(rest, {
-    db: { type: "string", default: DEFAULT_DB },
+    db: { type: "string" },
     user: { type: "string" },
     admin: { type: "boolean", default: false },
   });
   const user = values.user === undefined ? "" : String(values.user).trim();
   if (user === "") throw new UsageError("keys create needs --user NAME");
-  const repository = openRepository(prepareDb(String(values.db)));
+  const repository = openRepository(prepareDb(setting("db", values.db, io, DEFAULT_DB)));
   try {
     const now = formatDatetime(Date.now());
     const key = repository.createApiKey(repository.ensureUser(user, now), now, {

@@ -94,6 +94,8 @@ export interface Repository {
   deleteHandler(userId: number, id: number): boolean;
   /** One page of the user's handlers that match `filter`, and the count of all matches. */
   listHandlers(userId: number, filter: HandlerListFilter, limit: number, offset: number): HandlerListResult;
+  /** Runs a trivial query; throws when the database does not answer (closed, unreadable, locked). */
+  ping(): void;
   /** Closes the database; the repository is unusable afterwards. */
   close(): void;
 }
@@ -430,6 +432,11 @@ class SqliteRepository implements Repository {
        ORDER BY ${ORDER_COLUMNS[filter.orderBy]} ${direction}, id ${direction} LIMIT ? OFFSET ?`,
     ).all(...params, limit, offset);
     return { records: rows.map(toRecord), total };
+  }
+
+  ping(): void {
+    // Reads a real table, not just `SELECT 1`, so a file that went missing or corrupt is noticed.
+    this.#statement("SELECT version FROM schema_version LIMIT 1").get();
   }
 
   close(): void {

@@ -11,6 +11,7 @@ import { type Clock, formatDatetime } from "../clock";
 import { ApiError, FORM_CONTENT_TYPES } from "../errors";
 import type { Answer, Presenter } from "../presenter";
 import type { HandlerData, HandlerRecord, Repository } from "../repository";
+import type { AllowedMethods } from "./methods";
 import {
   type FormEntry,
   type HandlerListQuery,
@@ -51,6 +52,8 @@ export interface NotificationHandlerRoutesOptions {
   readonly publicUrl: string | undefined;
   /** The onRequest hook that authenticates and rate-limits. */
   readonly authenticate: onRequestHookHandler;
+  /** Where the routes record the methods of their paths and get their 405s. */
+  readonly methods: AllowedMethods;
 }
 
 const COLLECTION = "/api/notification-handlers";
@@ -62,9 +65,12 @@ export const ITEM_PATH = `${COLLECTION}/:id`;
 const COLLECTION_METHODS = ["GET", "HEAD", "POST"] as const;
 const ITEM_METHODS = ["GET", "HEAD", "POST", "DELETE"] as const;
 
-/** Parses a path id: plain digits, 1 to 2^53 - 1. Anything else names no handler. */
+/**
+ * Parses a path id: a canonical decimal integer from 1 to 2^53 - 1. Anything else names no handler:
+ * `0003` is not another spelling of 3, so one handler has one URL (issue 10).
+ */
 export function parseId(raw: string): number | undefined {
-  if (!/^\d{1,16}$/.test(raw)) return undefined;
+  if (!/^[1-9]\d{0,15}$/.test(raw)) return undefined;
   const id = Number(raw);
   return id >= 1 && Number.isSafeInteger(id) ? id : undefined;
 }
@@ -188,16 +194,6 @@ export function registerNotificationHandlerRoutes(
     return send(reply, presenter.deleted(record));
   });
 
-  // Every other method answers 405 from onRequest: before authentication (the method is wrong
-  // whoever asks) and before any body is parsed (a PUT with JSON is a 405, not a 415).
-  const refuse = (allow: readonly string[]) => ({
-    method: app.supportedMethods.filter((m) => !allow.includes(m)),
-    onRequest: (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) =>
-      done(ApiError.methodNotAllowed(request.method, allow)),
-    handler: () => {
-      throw new Error("unreachable: onRequest refuses every request");
-    },
-  });
-  for (const url of COLLECTION_PATHS) app.route({ url, ...refuse(COLLECTION_METHODS) });
-  app.route({ url: ITEM_PATH, ...refuse(ITEM_METHODS) });
+  for (const url of COLLECTION_PATHS) options.methods.refuseOthers(app, url, COLLECTION_METHODS);
+  options.methods.refuseOthers(app, ITEM_PATH, ITEM_METHODS);
 }

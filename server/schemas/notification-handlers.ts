@@ -192,7 +192,13 @@ export const RESULTS_PER_PAGE = [10, 25, 50, 100, 250, 500, 1000] as const;
 /** The page size when none is asked for. */
 export const DEFAULT_RESULTS_PER_PAGE = 25;
 
-const ORDER_BY: readonly HandlerOrderBy[] = ["notification_handler_id", "datetime", "last_datetime", "name"];
+/** The keys a list may be ordered by. */
+export const LIST_ORDER_BY: readonly HandlerOrderBy[] = [
+  "notification_handler_id",
+  "datetime",
+  "last_datetime",
+  "name",
+];
 
 /** The list's query parameters, in the order links repeat them. */
 export const LIST_PARAMETERS = [
@@ -271,8 +277,11 @@ export function parseListQuery(
   const datetimeStart = check("datetime_start", asDatetime, "must be a datetime in the form Y-m-d H:i:s");
   const datetimeEnd = check("datetime_end", asDatetime, "must be a datetime in the form Y-m-d H:i:s");
   const orderBy =
-    check("order_by", (raw) => ORDER_BY.find((o) => o === raw), `must be one of: ${ORDER_BY.join(", ")}`) ??
-    "notification_handler_id";
+    check(
+      "order_by",
+      (raw) => LIST_ORDER_BY.find((o) => o === raw),
+      `must be one of: ${LIST_ORDER_BY.join(", ")}`,
+    ) ?? "notification_handler_id";
   const orderType =
     check(
       "order_type",

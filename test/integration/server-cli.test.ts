@@ -28,8 +28,8 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function serve(args: readonly string[], cwd?: string): CliProcess {
-  const cli = startCli(["serve", "--port", "0", ...args], cwd);
+function serve(args: readonly string[], cwd?: string, env?: Record<string, string>): CliProcess {
+  const cli = startCli(["serve", "--port", "0", ...args], cwd, env);
   running.push(cli);
   return cli;
 }
@@ -158,6 +158,108 @@ describe("serve", () => {
     const second = await runCli(["serve", "--db", ":memory:", "--port", port]);
     expect(second.code).toBe(1);
     expect(second.stderr.trim().split("\n").at(-1)).toMatch(/EADDRINUSE/);
+  });
+});
+
+describe("configuration from the environment", () => {
+  it("reads every option from its variable", async () => {
+    const db = join(dir, "env.db");
+    const key = await newKey(db);
+    const cli = startCli(["serve"], undefined, {
+      HOST: "127.0.0.1",
+      PORT: "0",
+      DATABASE_URL: db,
+      PUBLIC_URL: "https://env.example.com",
+      RATE_LIMIT: "3",
+      REQUEST_TIMEOUT: "0.5",
+      LOG_LEVEL: "warn",
+    });
+    running.push(cli);
+    const url = await urlOf(cli);
+    const first = await call(url, "GET", PATH, { key });
+    expect(first.headers.get("x-ratelimit-limit")).toBe("3");
+    expect((first.json as { links: { self: string } }).links.self).toBe(
+      "https://env.example.com/api/notification-handlers?page=1",
+    );
+    // The 0.5 s arrival limit: a body that stops coming is cut with a 408.
+    const started = Date.now();
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const headers = {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/x-www-form-urlencoded",
+        "content-length": "10",
+      };
+      const req = request(`${url}${PATH}`, { method: "POST", headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      });
+      req.on("error", reject);
+      req.flushHeaders();
+    });
+    expect(status).toBe(408);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    // LOG_LEVEL=warn: no request logs.
+    expect(cli.stderr()).not.toContain("incoming request");
+  });
+
+  it("lets a flag win over its variable", async () => {
+    const db = join(dir, "flag-wins.db");
+    const key = await newKey(db);
+    const cli = serve(
+      ["--db", db, "--rate-limit", "5", "--public-url", "https://flag.example.com"],
+      undefined,
+      {
+        PORT: "1",
+        DATABASE_URL: join(dir, "not-this.db"),
+        RATE_LIMIT: "1",
+        PUBLIC_URL: "https://env.example.com",
+      },
+    );
+    const url = await urlOf(cli);
+    const answer = await call(url, "GET", PATH, { key });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("x-ratelimit-limit")).toBe("5");
+    expect((answer.json as { links: { self: string } }).links.self).toMatch(
+      /^https:\/\/flag\.example\.com\//,
+    );
+    expect(existsSync(join(dir, "not-this.db"))).toBe(false);
+  });
+
+  it("creates keys in DATABASE_URL", async () => {
+    const db = join(dir, "env-keys.db");
+    const result = await runCli(["keys", "create", "--user", "alice"], undefined, { DATABASE_URL: db });
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(db)).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: "http" }, "PORT must be a whole number"],
+    [{ RATE_LIMIT: "-1" }, "RATE_LIMIT must be a whole number"],
+    [{ REQUEST_TIMEOUT: "0" }, "REQUEST_TIMEOUT must be a number of seconds"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL must be one of"],
+    [{ PUBLIC_URL: "ftp://x" }, "PUBLIC_URL must be an http or https URL"],
+  ])("%j: exit code 2 naming the variable", async (env, message) => {
+    const result = await runCli(["serve", "--db", ":memory:"], undefined, env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it("refuses a postgres:// database URL without making a folder or showing the password", async () => {
+    const cwd = mkdtempSync(join(dir, "postgres-"));
+    const secret = "pw-3c1f0b9e8d7a";
+    for (const args of [["serve"], ["keys", "create", "--user", "alice"]]) {
+      const viaEnv = await runCli(args, cwd, { DATABASE_URL: `postgres://app:${secret}@127.0.0.1:5432/nh` });
+      expect(viaEnv.code).toBe(2);
+      expect(viaEnv.stderr).toMatch(
+        /^notification-handlers-server: DATABASE_URL is a postgres:\/\/ URL;[^\n]+\n$/,
+      );
+      expect(viaEnv.stderr).not.toContain(secret);
+      const viaFlag = await runCli([...args, "--db", `postgresql://app:${secret}@db/nh`], cwd);
+      expect(viaFlag.code).toBe(2);
+      expect(viaFlag.stderr).toContain("--db is a postgresql:// URL");
+      expect(viaFlag.stderr).not.toContain(secret);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { FastifyInstance } from "fastify";
 import { type BuildAppOptions, buildApp, openRepository, type Repository } from "../../server/app";
+import { assertMatchesSpec } from "./openapi-check";
 
 /** The compiled command line, built by `npm run build`. */
 export const CLI = join(__dirname, "..", "..", "dist", "server", "main.js");
@@ -94,7 +95,8 @@ export async function call(
 
 /**
  * Starts the app on 127.0.0.1 port 0 over an in-memory store, with a manual clock. The rate limit is
- * off unless asked for, so tests that are not about it can make as many requests as they like.
+ * off unless asked for, so tests that are not about it can make as many requests as they like. The
+ * reference server's every answer is checked against the OpenAPI description (docs/openapi.json).
  */
 export async function startServer(
   options: Omit<BuildAppOptions, "repository" | "db"> = {},
@@ -102,6 +104,9 @@ export async function startServer(
   const clock = manualClock();
   const repository = openRepository(":memory:");
   const app = buildApp({ now: clock.now, rateLimit: 0, ...options, repository });
+  // The description is of Part A: emulated versions and other presenters answer otherwise on purpose.
+  const reference =
+    options.emulate === undefined && options.presenter === undefined && options.featureOff !== true;
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("no TCP address");
@@ -113,7 +118,11 @@ export async function startServer(
     clock,
     key: (user = "alice") =>
       repository.createApiKey(repository.ensureUser(user, "2024-01-01 00:00:00"), "2024-01-01 00:00:00"),
-    call: (method, path, callOptions) => call(url, method, path, callOptions),
+    call: async (method, path, callOptions) => {
+      const answer = await call(url, method, path, callOptions);
+      if (reference) assertMatchesSpec(method, path, answer);
+      return answer;
+    },
     close: async () => {
       await app.close();
       repository.close();
@@ -145,9 +154,31 @@ export interface CliProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** The variables the CLI reads its options from; the tests' own environment must not leak into them. */
+const CLI_VARIABLES = [
+  "HOST",
+  "PORT",
+  "DATABASE_URL",
+  "PUBLIC_URL",
+  "RATE_LIMIT",
+  "REQUEST_TIMEOUT",
+  "LOG_LEVEL",
+];
+
+/** The CLI's environment: the tests' own without the CLI's variables, plus `env`. */
+function cliEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  for (const name of CLI_VARIABLES) delete base[name];
+  return { ...base, ...env };
+}
+
 /** Starts the compiled CLI with `args`, using the same Node binary as the tests. */
-export function startCli(args: readonly string[], cwd?: string): CliProcess {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+export function startCli(args: readonly string[], cwd?: string, env?: Record<string, string>): CliProcess {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd,
+    env: cliEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const exited = once(child, "exit").then(([code, signal]) => ({
@@ -166,8 +197,13 @@ export function startCli(args: readonly string[], cwd?: string): CliProcess {
 export async function runCli(
   args: readonly string[],
   cwd?: string,
+  env?: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd,
+    env: cliEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

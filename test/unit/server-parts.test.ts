@@ -126,7 +126,9 @@ describe("toApiError", () => {
 describe("parseId", () => {
   it.each([
     ["1", 1],
-    ["007", 7],
+    ["007", undefined],
+    ["0003", undefined],
+    ["10", 10],
     ["9007199254740991", 9_007_199_254_740_991],
     ["0", undefined],
     ["9007199254740992", undefined],

@@ -1,0 +1,44 @@
+# The reference server as a container: compiled in one stage, run from a slim one as a non-root user.
+#   docker build -t notification-handlers-server .
+#   docker run -p 8080:8080 -v nh-data:/data notification-handlers-server
+# Keys: docker run --rm -v nh-data:/data notification-handlers-server keys create --user alice
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /src
+# Scripts off: `prepare` would build before the sources are copied.
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json index.ts ./
+COPY sdk sdk
+COPY server server
+COPY provider provider
+COPY scripts scripts
+COPY bench bench
+COPY examples examples
+RUN npx tsc -p tsconfig.build.json
+# The server needs Fastify alone at run time (the package's other dependencies serve the provider),
+# at the version the lockfile pins.
+RUN mkdir /out && cp -r dist/server dist/sdk /out/
+WORKDIR /out
+RUN npm init -y >/dev/null \
+  && npm install --omit=dev --no-audit --no-fund --save-exact \
+    "fastify@$(node -p "require('/src/package-lock.json').packages['node_modules/fastify'].version")" \
+  && rm -f package-lock.json
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production \
+  HOST=0.0.0.0 \
+  PORT=8080 \
+  DATABASE_URL=/data/notification-handlers.db
+WORKDIR /app
+COPY --from=build /out /app
+# The image's `node` user, by number: an orchestrator can then check that it is not root.
+RUN mkdir /data && chown 1000:1000 /data
+USER 1000:1000
+VOLUME /data
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=3s \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Node runs as PID 1 and handles SIGTERM itself: requests in flight finish, the database closes.
+ENTRYPOINT ["node", "server/main.js"]
+CMD ["serve"]

@@ -1,0 +1,573 @@
+/**
+ * The OpenAPI 3.1 description of the reference service (CONTRACT.md Part A), generated from the
+ * handler-type catalog as the validation is: a new type or field shows up here with no edit. The
+ * server serves it at `GET /api/openapi.json`; `npm run docs:openapi` writes `docs/openapi.json`.
+ */
+import {
+  ALL_FIELDS,
+  type FieldRule,
+  type FieldSpec,
+  HANDLER_TYPES,
+  HANDLER_TYPE_NAMES,
+  type HandlerType,
+  NAME_MAX_LENGTH,
+  RULE_DESCRIPTIONS,
+  fieldsOf,
+} from "../sdk/catalog";
+import { BODY_LIMIT, FORM_CONTENT_TYPES, TITLES } from "./errors";
+import { DEFAULT_REQUEST_TIMEOUT, MAX_HEADER_SIZE, PROTOCOL_TITLES } from "./protocol";
+import { DEFAULT_RESULTS_PER_PAGE, LIST_ORDER_BY, RESULTS_PER_PAGE } from "./schemas/notification-handlers";
+
+/** Where the description is served. */
+export const OPENAPI_PATH = "/api/openapi.json";
+
+/** A JSON object of the document. */
+type Json = Record<string, unknown>;
+
+const DATETIME_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$";
+const BOOLEAN_PATTERN = "^\\s*([01]|[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])\\s*$";
+/** The largest id: 2^53 - 1, the largest integer JSON readers keep exactly. */
+const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/**
+ * What each catalog rule looks like as a JSON Schema. Keyed by the rule, so a new rule in the
+ * catalog does not compile until it is described here; test/unit/openapi.test.ts checks these
+ * against the catalog's own checks.
+ */
+const RULE_SCHEMAS: Record<FieldRule, Json> = {
+  email: { format: "email" },
+  // A host after the scheme: `https://` alone is no URL to deliver to.
+  "http-url": { format: "uri", pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+" },
+  "https-url": { format: "uri", pattern: "^[Hh][Tt][Tt][Pp][Ss]://[^/?#\\s]+" },
+  "telegram-token": { pattern: "^[0-9]+:[A-Za-z0-9_-]+$" },
+  "telegram-chat-id": { pattern: "^(-?[0-9]+|@[A-Za-z0-9_]+)$" },
+  "non-empty": { minLength: 1 },
+  phone: { pattern: "^\\+[0-9]{7,15}$" },
+};
+
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+const responseRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+
+/** `microsoft_teams` as `MicrosoftTeams`, for schema names. */
+function pascal(type: string): string {
+  return type
+    .split("_")
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("");
+}
+
+/** One type-specific field as a form field or a settings key (as returned: already trimmed). */
+function fieldSchema(spec: FieldSpec): Json {
+  const secret = spec.secret ? " A credential: kept secret by clients, though the API returns it." : "";
+  return {
+    type: "string",
+    maxLength: spec.maxLength,
+    ...RULE_SCHEMAS[spec.rule],
+    description: `${spec.label}: ${RULE_DESCRIPTIONS[spec.rule]}; at most ${spec.maxLength} characters.${secret}`,
+    ...(spec.secret ? { "x-secret": true } : {}),
+  };
+}
+
+function settingsSchema(type: HandlerType): Json {
+  const fields = fieldsOf(type);
+  return {
+    type: "object",
+    description: `The settings of a ${HANDLER_TYPES[type].label} handler: exactly the fields of its type.`,
+    properties: Object.fromEntries(fields.map((f) => [f.field, fieldSchema(f)])),
+    required: fields.map((f) => f.field),
+    additionalProperties: false,
+  };
+}
+
+function handlerSchema(type: HandlerType): Json {
+  return {
+    type: "object",
+    description: `A ${HANDLER_TYPES[type].label} handler.`,
+    properties: {
+      id: ref("HandlerId"),
+      type: { const: type },
+      name: { type: "string", minLength: 1, maxLength: NAME_MAX_LENGTH },
+      settings: ref(`${pascal(type)}Settings`),
+      is_enabled: { type: "boolean" },
+      last_datetime: {
+        oneOf: [ref("Datetime"), { type: "null" }],
+        description: "When the handler was last updated (UTC), or null until it is.",
+      },
+      datetime: { ...ref("Datetime"), description: "When the handler was created (UTC)." },
+    },
+    required: ["id", "type", "name", "settings", "is_enabled", "last_datetime", "datetime"],
+    additionalProperties: false,
+  };
+}
+
+const nameField = {
+  type: "string",
+  minLength: 1,
+  maxLength: NAME_MAX_LENGTH,
+  description: `The display name, 1 to ${NAME_MAX_LENGTH} characters after trimming.`,
+};
+const enabledField = {
+  type: "string",
+  pattern: BOOLEAN_PATTERN,
+  description: "1, 0, true or false.",
+};
+
+function createFormSchema(type: HandlerType): Json {
+  const fields = fieldsOf(type);
+  return {
+    type: "object",
+    description: `Creates a ${HANDLER_TYPES[type].label} handler.`,
+    properties: {
+      name: nameField,
+      type: { const: type },
+      is_enabled: { ...enabledField, description: "1, 0, true or false; true when left out." },
+      ...Object.fromEntries(fields.map((f) => [f.field, fieldSchema(f)])),
+    },
+    required: ["name", "type", ...fields.map((f) => f.field)],
+    additionalProperties: false,
+  };
+}
+
+const updateFormSchema: Json = {
+  type: "object",
+  description:
+    "Only what is sent changes. Sending another type switches the handler to it: that type's fields " +
+    "must all be sent too, and the old type's settings are dropped. A field of another type than the " +
+    "handler's (after the switch, if any) is a 400.",
+  properties: {
+    name: nameField,
+    type: ref("HandlerType"),
+    is_enabled: enabledField,
+    ...Object.fromEntries(ALL_FIELDS.map((f) => [f.field, fieldSchema(f)])),
+  },
+  additionalProperties: false,
+};
+
+/** A form body: either accepted content type, with the same fields. */
+function formBody(schema: Json, description: string): Json {
+  return {
+    required: true,
+    description: `${description} The body is at most ${BODY_LIMIT} bytes; each field is sent once.`,
+    content: Object.fromEntries(FORM_CONTENT_TYPES.map((type) => [type, { schema }])),
+  };
+}
+
+const errorSchema: Json = {
+  type: "object",
+  properties: {
+    errors: {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        properties: {
+          title: { type: "string", description: "A fixed text per kind of problem, to match on." },
+          status: { type: "integer", description: "The answer's HTTP status." },
+          detail: { type: "string" },
+          source: {
+            type: "object",
+            properties: {
+              parameter: { type: "string", description: "The form field or query parameter at fault." },
+            },
+            required: ["parameter"],
+            additionalProperties: false,
+          },
+        },
+        required: ["title", "status"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["errors"],
+  additionalProperties: false,
+};
+
+const JSON_TYPE = "application/json";
+
+function jsonContent(schema: Json): Json {
+  return { [JSON_TYPE]: { schema } };
+}
+
+const rateLimitHeaders: Json = {
+  "X-RateLimit-Limit": { $ref: "#/components/headers/X-RateLimit-Limit" },
+  "X-RateLimit-Remaining": { $ref: "#/components/headers/X-RateLimit-Remaining" },
+};
+
+/** An error answer: its description, titles and headers. */
+function errorResponse(description: string, titles: readonly string[], headers: Json = {}): Json {
+  const list = titles.map((t) => `\`${t}\``).join(", ");
+  return {
+    description: titles.length === 0 ? description : `${description} Title: ${list}.`,
+    ...(Object.keys(headers).length === 0 ? {} : { headers }),
+    content: jsonContent(ref("Error")),
+  };
+}
+
+const components: Json = {
+  securitySchemes: {
+    bearerAuth: {
+      type: "http",
+      scheme: "bearer",
+      description:
+        "An API key, issued by `notification-handlers-server keys create`, as `Authorization: Bearer <key>`.",
+    },
+  },
+  headers: {
+    "X-RateLimit-Limit": {
+      description: "Requests the key may make in one 60-second window.",
+      schema: { type: "integer", minimum: 1 },
+    },
+    "X-RateLimit-Remaining": {
+      description: "Requests left in the window after this one.",
+      schema: { type: "integer", minimum: 0 },
+    },
+  },
+  parameters: {
+    NotificationHandlerId: {
+      name: "notification_handler_id",
+      in: "path",
+      required: true,
+      description:
+        "The handler's id, as a canonical decimal integer: `0003` names no handler. Another user's " +
+        "handler, like an unknown id, is a 404.",
+      schema: { type: "string", pattern: `^[1-9][0-9]{0,15}$` },
+    },
+  },
+  schemas: {
+    HandlerId: {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_ID,
+      description: "Positive, increasing, never reused.",
+    },
+    HandlerType: { type: "string", enum: [...HANDLER_TYPE_NAMES] },
+    Datetime: { type: "string", pattern: DATETIME_PATTERN, description: "A UTC datetime as Y-m-d H:i:s." },
+    ...Object.fromEntries(HANDLER_TYPE_NAMES.map((t) => [`${pascal(t)}Settings`, settingsSchema(t)])),
+    ...Object.fromEntries(HANDLER_TYPE_NAMES.map((t) => [`${pascal(t)}Handler`, handlerSchema(t)])),
+    Handler: {
+      oneOf: HANDLER_TYPE_NAMES.map((t) => ref(`${pascal(t)}Handler`)),
+      discriminator: {
+        propertyName: "type",
+        mapping: Object.fromEntries(
+          HANDLER_TYPE_NAMES.map((t) => [t, `#/components/schemas/${pascal(t)}Handler`]),
+        ),
+      },
+    },
+    ...Object.fromEntries(HANDLER_TYPE_NAMES.map((t) => [`Create${pascal(t)}Form`, createFormSchema(t)])),
+    CreateForm: {
+      oneOf: HANDLER_TYPE_NAMES.map((t) => ref(`Create${pascal(t)}Form`)),
+      discriminator: {
+        propertyName: "type",
+        mapping: Object.fromEntries(
+          HANDLER_TYPE_NAMES.map((t) => [t, `#/components/schemas/Create${pascal(t)}Form`]),
+        ),
+      },
+    },
+    UpdateForm: updateFormSchema,
+    HandlerAnswer: {
+      type: "object",
+      properties: { data: ref("Handler") },
+      required: ["data"],
+      additionalProperties: false,
+    },
+    IdAnswer: {
+      type: "object",
+      properties: {
+        data: {
+          type: "object",
+          properties: { id: ref("HandlerId") },
+          required: ["id"],
+          additionalProperties: false,
+        },
+      },
+      required: ["data"],
+      additionalProperties: false,
+    },
+    HandlerList: {
+      type: "object",
+      properties: {
+        data: { type: "array", items: ref("Handler") },
+        meta: {
+          type: "object",
+          properties: {
+            page: { type: "integer", minimum: 1 },
+            results_per_page: { type: "integer", enum: [...RESULTS_PER_PAGE] },
+            total: { type: "integer", minimum: 0, description: "Every match, on all pages." },
+            total_pages: {
+              type: "integer",
+              minimum: 1,
+              description: "max(1, ceil(total / results_per_page)).",
+            },
+          },
+          required: ["page", "results_per_page", "total", "total_pages"],
+          additionalProperties: false,
+        },
+        links: {
+          type: "object",
+          description:
+            "Page URLs that repeat the request's filters, order and results_per_page and end with page=N.",
+          properties: {
+            first: { type: "string", format: "uri" },
+            last: { type: "string", format: "uri" },
+            next: { type: ["string", "null"], format: "uri" },
+            prev: { type: ["string", "null"], format: "uri" },
+            self: { type: "string", format: "uri" },
+          },
+          required: ["first", "last", "next", "prev", "self"],
+          additionalProperties: false,
+        },
+      },
+      required: ["data", "meta", "links"],
+      additionalProperties: false,
+    },
+    Error: errorSchema,
+    Health: {
+      type: "object",
+      properties: { status: { const: "ok" } },
+      required: ["status"],
+      additionalProperties: false,
+    },
+    Ready: {
+      type: "object",
+      properties: { status: { const: "ready" } },
+      required: ["status"],
+      additionalProperties: false,
+    },
+  },
+  responses: {
+    BadRequest: errorResponse(
+      "An invalid form field or query parameter (one entry each, `source.parameter` naming it), a form " +
+        "that does not parse, or a request that is not valid HTTP.",
+      [TITLES.invalidField, TITLES.invalidQuery, TITLES.malformedForm, PROTOCOL_TITLES.badRequest],
+    ),
+    Unauthorized: errorResponse(
+      "The Authorization header is missing or not a Bearer key, or the key is unknown.",
+      [TITLES.missingBearer, TITLES.noAccess],
+    ),
+    NotFound: errorResponse(
+      "No such handler for this key: an unknown id, a non-canonical one, or another user's.",
+      [TITLES.notFound],
+      rateLimitHeaders,
+    ),
+    MethodNotAllowed: errorResponse("A method the path does not allow.", [TITLES.methodNotAllowed], {
+      Allow: { description: "The methods the path allows.", schema: { type: "string" }, required: true },
+    }),
+    RequestTimeout: errorResponse(
+      `The headers and body did not arrive within the server's request timeout (${DEFAULT_REQUEST_TIMEOUT / 1000} s by default); the connection is closed.`,
+      [PROTOCOL_TITLES.timeout],
+    ),
+    PayloadTooLarge: errorResponse(`A body over ${BODY_LIMIT} bytes.`, [TITLES.payloadTooLarge]),
+    UnsupportedMediaType: errorResponse("A body that is not one of the two form types.", [
+      TITLES.unsupportedMediaType,
+    ]),
+    HeadersTooLarge: errorResponse(`Request headers over ${MAX_HEADER_SIZE} bytes.`, [
+      PROTOCOL_TITLES.headersTooLarge,
+    ]),
+    TooManyRequests: errorResponse("The key used up its requests for this window.", [TITLES.rateLimited], {
+      ...rateLimitHeaders,
+      "Retry-After": {
+        description: "Seconds until the window resets.",
+        schema: { type: "integer" },
+        required: true,
+      },
+      "X-RateLimit-Reset": {
+        description: "Seconds until the window resets.",
+        schema: { type: "integer" },
+        required: true,
+      },
+    }),
+    InternalError: errorResponse("A bug; the cause is in the server log only.", [TITLES.internal]),
+    NotReady: errorResponse("The database does not answer, or the server is shutting down.", [
+      "The service is not ready.",
+    ]),
+  },
+};
+
+/** The error answers every authenticated operation may give, besides its own. */
+const commonErrors: Json = {
+  "400": responseRef("BadRequest"),
+  "401": responseRef("Unauthorized"),
+  "408": responseRef("RequestTimeout"),
+  "429": responseRef("TooManyRequests"),
+  "431": responseRef("HeadersTooLarge"),
+  "500": responseRef("InternalError"),
+};
+
+const formErrors: Json = {
+  "413": responseRef("PayloadTooLarge"),
+  "415": responseRef("UnsupportedMediaType"),
+};
+
+function ok(description: string, schema: Json | undefined, headers: Json = rateLimitHeaders): Json {
+  return { description, headers, ...(schema === undefined ? {} : { content: jsonContent(schema) }) };
+}
+
+function listParameters(): Json[] {
+  const query = (name: string, schema: Json, description: string): Json => ({
+    name,
+    in: "query",
+    required: false,
+    description,
+    schema,
+  });
+  return [
+    query(
+      "search",
+      { type: "string" },
+      "A case-insensitive substring of the name; `%` and `_` match themselves.",
+    ),
+    query("search_by", { type: "string", enum: ["name"], default: "name" }, "The field searched."),
+    query(
+      "is_enabled",
+      { type: "string", pattern: BOOLEAN_PATTERN },
+      "Only enabled (1, true) or disabled (0, false) handlers.",
+    ),
+    query("type", ref("HandlerType"), "Only handlers of this type."),
+    query(
+      "datetime_field",
+      { type: "string", enum: ["datetime", "last_datetime"], default: "datetime" },
+      "The field datetime_start and datetime_end apply to.",
+    ),
+    query("datetime_start", ref("Datetime"), "From this datetime, inclusive."),
+    query("datetime_end", ref("Datetime"), "Up to this datetime, inclusive."),
+    query(
+      "order_by",
+      { type: "string", enum: [...LIST_ORDER_BY], default: "notification_handler_id" },
+      "The sort key; ties are broken by id in the same direction. `name` sorts case-insensitively.",
+    ),
+    query(
+      "order_type",
+      { type: "string", pattern: "^([Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$", default: "DESC" },
+      "ASC or DESC, in any case.",
+    ),
+    query(
+      "page",
+      { type: "integer", minimum: 1, maximum: MAX_ID, default: 1 },
+      "A page past the end is empty.",
+    ),
+    query(
+      "results_per_page",
+      { type: "integer", enum: [...RESULTS_PER_PAGE], default: DEFAULT_RESULTS_PER_PAGE },
+      "The page size.",
+    ),
+  ];
+}
+
+const COLLECTION = "/api/notification-handlers";
+const probe = { security: [], tags: ["Operations"] };
+
+/** The OpenAPI 3.1 document of the reference service. */
+export function openApiDocument(): Json {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Notification Handlers API",
+      version: "1.0.0",
+      description:
+        "The reference Notification Handlers service (CONTRACT.md Part A). Every error answer has the " +
+        "`Error` shape. A method a path does not allow answers 405 with `Allow`; an unknown path answers " +
+        `404. The collection paths also answer with a trailing slash (\`${COLLECTION}/\`). HEAD is ` +
+        "answered wherever GET is.",
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
+    },
+    servers: [{ url: "/", description: "The server this document is served from." }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      {
+        name: "Notification handlers",
+        description: "The handlers of the key's user; other users' do not exist.",
+      },
+      { name: "Operations", description: "Probes and this document: no key, no rate limit." },
+    ],
+    paths: {
+      [COLLECTION]: {
+        get: {
+          operationId: "listNotificationHandlers",
+          tags: ["Notification handlers"],
+          summary: "List handlers",
+          description:
+            "Default order: notification_handler_id DESC. An invalid parameter is a 400 naming it.",
+          parameters: listParameters(),
+          responses: { "200": ok("One page of handlers.", ref("HandlerList")), ...commonErrors },
+        },
+        post: {
+          operationId: "createNotificationHandler",
+          tags: ["Notification handlers"],
+          summary: "Create a handler",
+          requestBody: formBody(ref("CreateForm"), "name, type and every field of that type."),
+          responses: {
+            "201": ok("Created.", ref("IdAnswer")),
+            ...commonErrors,
+            ...formErrors,
+          },
+        },
+      },
+      [`${COLLECTION}/{notification_handler_id}`]: {
+        parameters: [{ $ref: "#/components/parameters/NotificationHandlerId" }],
+        get: {
+          operationId: "getNotificationHandler",
+          tags: ["Notification handlers"],
+          summary: "Read a handler",
+          responses: {
+            "200": ok("The handler.", ref("HandlerAnswer")),
+            "404": responseRef("NotFound"),
+            ...commonErrors,
+          },
+        },
+        post: {
+          operationId: "updateNotificationHandler",
+          tags: ["Notification handlers"],
+          summary: "Update a handler",
+          description: "Sets last_datetime. An empty form changes nothing.",
+          requestBody: formBody(ref("UpdateForm"), "Any of the fields."),
+          responses: {
+            "200": ok("Updated.", ref("IdAnswer")),
+            "404": responseRef("NotFound"),
+            ...commonErrors,
+            ...formErrors,
+          },
+        },
+        delete: {
+          operationId: "deleteNotificationHandler",
+          tags: ["Notification handlers"],
+          summary: "Delete a handler",
+          responses: {
+            "204": ok("Deleted; no body.", undefined),
+            "404": responseRef("NotFound"),
+            ...commonErrors,
+          },
+        },
+      },
+      "/healthz": {
+        get: {
+          operationId: "health",
+          ...probe,
+          summary: "Liveness: the process answers",
+          responses: { "200": ok("Alive.", ref("Health"), {}) },
+        },
+      },
+      "/readyz": {
+        get: {
+          operationId: "ready",
+          ...probe,
+          summary: "Readiness: the database answers and the server is not shutting down",
+          responses: { "200": ok("Ready.", ref("Ready"), {}), "503": responseRef("NotReady") },
+        },
+      },
+      [OPENAPI_PATH]: {
+        get: {
+          operationId: "openApiDocument",
+          ...probe,
+          summary: "This document",
+          responses: {
+            "200": {
+              description: "The OpenAPI 3.1 document.",
+              content: jsonContent({ type: "object", required: ["openapi", "info", "paths"] }),
+            },
+          },
+        },
+      },
+    },
+    components,
+  };
+}
