@@ -2,9 +2,10 @@
  * Taking over handlers that already exist, and never leaving a duplicate or an orphan when a create's
  * answer is lost; reading existing handlers into a program with `get` and the lookups.
  */
+import type * as PulumiModule from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 
-import { TARGETS, pkg, useTarget } from "./harness";
+import { TARGETS, createStack, nativeRequire, pkg, useTarget } from "./harness";
 
 describe.each(TARGETS)("against $name", (target) => {
   let cuts = 0;
@@ -183,6 +184,52 @@ describe.each(TARGETS)("against $name", (target) => {
       expect(up.outputs.readType?.value).toBe("discord");
       await s.destroy();
       expect(ctx.server.handlers(key)).toHaveLength(2); // a read resource is never deleted
+    });
+
+    it("the Output forms take Inputs, keep settings secret, and isInstance knows the resource", async () => {
+      const key = ctx.server.newKey();
+      const webhook = "https://discord.com/api/webhooks/7/lookup-secret";
+      ctx.server.seed(key, { type: "discord", name: "Shared Discord", settings: { discord: webhook } });
+      const { NotificationHandler, getNotificationHandlerOutput, getNotificationHandlersOutput } = pkg();
+      const pulumi = nativeRequire("@pulumi/pulumi") as typeof PulumiModule;
+      const s = await ctx.stack(key, () => {
+        const mine = new NotificationHandler("mine", { type: "email", name: "Mine", email: "m@example.com" });
+        // The name is an Output of another resource: the lookup waits for it.
+        const found = getNotificationHandlerOutput({ name: mine.name, type: "email" });
+        const discord = getNotificationHandlersOutput({ type: pulumi.output("discord" as const) });
+        return Promise.resolve({
+          mineId: mine.handlerId,
+          foundId: pulumi.unsecret(found.handlerId),
+          discord,
+          discordNames: pulumi.unsecret(discord.apply((hs) => hs.map((h) => h.name))),
+          isInstance: NotificationHandler.isInstance(mine),
+          notInstance: NotificationHandler.isInstance({ handlerId: 1 }),
+        });
+      });
+      const up = await s.up();
+      const mineId = up.outputs.mineId?.value as number;
+      expect(up.outputs.foundId).toEqual({ value: mineId, secret: false });
+      expect(up.outputs.discordNames).toEqual({ value: ["Shared Discord"], secret: false });
+      expect(up.outputs.discord?.secret).toBe(true);
+      expect(up.outputs.isInstance?.value).toBe(true);
+      expect(up.outputs.notInstance?.value).toBe(false);
+      expect(await s.exportState()).not.toContain(webhook);
+      await s.destroy();
+    });
+
+    it("a lookup without configuration fails with the provider's config hint", async () => {
+      const { getNotificationHandler } = pkg();
+      const s = await createStack({
+        program: async () => ({ id: (await getNotificationHandler({ name: "Anything" })).handlerId }),
+        config: { "notification-handlers:baseUrl": ctx.server.url }, // no API key
+      });
+      const error = await s.up().then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(error?.message).toContain("pulumi config set --secret notification-handlers:apiKey <key>");
+      expect(error?.message).not.toContain("new NotificationHandlersClient()");
+      await s.dispose();
     });
   });
 });

@@ -25,7 +25,8 @@ import {
 } from "../../server/app";
 
 export const ROOT = resolve(__dirname, "..", "..");
-const nativeRequire = createRequire(join(ROOT, "package.json"));
+/** `require` from the repository root, outside the test runner's transform. */
+export const nativeRequire = createRequire(join(ROOT, "package.json"));
 
 /** The compiled package, loaded natively (not through the test runner's transform). */
 export type Package = typeof PackageModule;
