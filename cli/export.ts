@@ -1,0 +1,227 @@
+/**
+ * `notification-handlers export`: reads every handler of an account and writes a Pulumi project that
+ * takes each one over, and with `--stack` makes the stack and fills its encrypted config.
+ *
+ * Order matters for "nothing half-made": the account is read and the plan built before anything is
+ * written, so a wrong key or URL leaves no folder behind; a stack whose config cannot be set is
+ * removed again.
+ */
+import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+import { API_KEY_ENV, BASE_URL_ENV, NotificationHandlersClient } from "../sdk/client";
+import {
+  APIConnectionError,
+  AuthenticationError,
+  NotificationHandlersError,
+  ServiceNotFoundError,
+} from "../sdk/errors";
+import type { NotificationHandler as ApiHandler } from "../sdk/resources/notification-handlers";
+import { CONFIG_KEYS } from "../provider/config";
+import { type CliIo, CommandError, UsageError } from "./io";
+import { type ExportPlan, planExport } from "./export-plan";
+import { configCommands, projectNameOf, renderProject } from "./project-files";
+import { configureStack } from "./stack-config";
+
+export const EXPORT_USAGE = `Usage:
+  ${API_KEY_ENV}=... notification-handlers export --base-url URL --out DIR [--stack NAME]
+      [--project NAME] [--package SPEC] [--force]
+
+  Writes a Pulumi project to DIR with one NotificationHandler per handler of the account, each taking
+  its handler over (adopt: <id>): the first \`pulumi up\` creates and deletes nothing.
+  The API key comes from ${API_KEY_ENV} only (never a flag: flags show in process lists).
+  --base-url defaults to ${BASE_URL_ENV}.
+  --stack NAME makes that stack in the current Pulumi backend and sets the base URL, the API key and
+    every secret value into its encrypted config. Without it, no secret is written anywhere, and the
+    project's README lists the commands that set them.
+  --project names the Pulumi project (default: DIR's name).
+  --package is the dependency on this package in package.json (default: ^VERSION).
+  --force writes into a DIR that is not empty (files of the same names are replaced), and sets the
+    config of a --stack that already exists.`;
+
+/** Longest wait of one request; a list page of 1000 handlers is the slowest answer. */
+const TIMEOUT_MS = 60_000; // 60 s
+
+/** What the command was asked to do, checked. */
+interface ExportRequest {
+  baseUrl: string;
+  apiKey: string;
+  out: string;
+  project: string;
+  packageSpec: string;
+  stack: string | undefined;
+  force: boolean;
+}
+
+/** Runs the command; resolves to the exit code. */
+export async function exportCommand(args: string[], io: CliIo, version: string): Promise<number> {
+  const request = await parseRequest(args, io, version);
+  if (request === undefined) {
+    io.stdout.write(`${EXPORT_USAGE}\n`);
+    return 0;
+  }
+  const handlers = await readAccount(request);
+  const plan = planExport(handlers);
+  const files = renderProject(plan, {
+    project: request.project,
+    baseUrl: request.baseUrl,
+    packageSpec: request.packageSpec,
+    stack: request.stack,
+  });
+  await mkdir(request.out, { recursive: true });
+  for (const [name, content] of Object.entries(files)) await writeFile(join(request.out, name), content);
+  io.stderr.write(describe(plan, request));
+  if (request.stack === undefined) {
+    io.stderr.write(
+      "\nNo stack was made, so no secret was stored. Make one and set its config (each --secret command\n" +
+        "prompts for the value), or run the export again with --stack NAME:\n\n" +
+        `  cd ${request.out}\n` +
+        configCommands(plan, request.baseUrl)
+          .map((line) => `  ${line}\n`)
+          .join(""),
+    );
+    return 0;
+  }
+  await configureStack({
+    workDir: request.out,
+    stack: request.stack,
+    force: request.force,
+    config: stackConfig(plan, request),
+  });
+  io.stderr.write(
+    `\nStack ${request.stack} is made and configured (${plan.secrets.length + 1} secrets, encrypted). Next:\n\n` +
+      `  cd ${request.out}\n  npm install\n  pulumi up --stack ${request.stack}\n`,
+  );
+  return 0;
+}
+
+async function parseRequest(args: string[], io: CliIo, version: string): Promise<ExportRequest | undefined> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        "base-url": { type: "string" },
+        out: { type: "string" },
+        stack: { type: "string" },
+        project: { type: "string" },
+        package: { type: "string" },
+        force: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return undefined;
+
+  const apiKey = present(io.env[API_KEY_ENV]);
+  if (apiKey === undefined) throw new UsageError(`${API_KEY_ENV} must hold the account's API key`);
+  const baseUrl = present(values["base-url"]) ?? present(io.env[BASE_URL_ENV]);
+  if (baseUrl === undefined) throw new UsageError(`--base-url (or ${BASE_URL_ENV}) is required`);
+  if (!URL.canParse(baseUrl) || !["http:", "https:"].includes(new URL(baseUrl).protocol)) {
+    throw new UsageError(`--base-url must be an absolute http or https URL, got "${baseUrl}"`);
+  }
+  const outFlag = present(values.out);
+  if (outFlag === undefined)
+    throw new UsageError("--out DIR is required: the folder to write the project to");
+  const out = resolve(io.cwd, outFlag);
+  const stack = present(values.stack);
+  if (stack !== undefined && !/^[A-Za-z0-9_.\-/]+$/.test(stack)) {
+    throw new UsageError(`--stack must be a stack name (letters, digits, -, _, . and /), got "${stack}"`);
+  }
+  const project = present(values.project) ?? projectNameOf(basename(out));
+  if (!/^[A-Za-z0-9_.-]+$/.test(project)) {
+    throw new UsageError(`--project must be letters, digits, -, _ and . only, got "${project}"`);
+  }
+  const force = values.force === true;
+  const existing = await readdir(out).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [];
+    if (error.code === "ENOTDIR") throw new UsageError(`--out ${outFlag} is a file, not a folder`);
+    throw error;
+  });
+  if (existing.length > 0 && !force) {
+    throw new UsageError(
+      `--out ${outFlag} exists and is not empty (${existing.length} entries); choose a new folder, or pass --force to write the project's files into it`,
+    );
+  }
+  return {
+    baseUrl,
+    apiKey,
+    out,
+    project,
+    packageSpec: present(values.package) ?? `^${version}`,
+    stack,
+    force,
+  };
+}
+
+/** Every handler of the account; failures say what is wrong in the user's terms. */
+async function readAccount(request: ExportRequest): Promise<ApiHandler[]> {
+  const client = new NotificationHandlersClient({
+    baseURL: request.baseUrl,
+    apiKey: request.apiKey,
+    timeout: TIMEOUT_MS,
+    maxRetries: 4,
+  });
+  const where = new URL(request.baseUrl).origin + new URL(request.baseUrl).pathname.replace(/\/$/, "");
+  try {
+    const all = new Map<number, ApiHandler>();
+    for await (const handler of client.notificationHandlers.list({
+      results_per_page: 1000,
+      order_by: "notification_handler_id",
+      order_type: "ASC",
+    })) {
+      all.set(handler.id, handler);
+    }
+    return [...all.values()];
+  } catch (error) {
+    if (error instanceof AuthenticationError) {
+      throw new CommandError(`${where} refused the API key in ${API_KEY_ENV} (${error.message})`);
+    }
+    if (error instanceof ServiceNotFoundError) {
+      throw new CommandError(
+        `${where} has no Notification Handlers API: it answered with a web page, not the API ` +
+          "(a wrong --base-url, or a site with the feature switched off)",
+      );
+    }
+    if (error instanceof APIConnectionError) {
+      throw new CommandError(`cannot reach ${where}: ${error.message}`);
+    }
+    if (error instanceof NotificationHandlersError) {
+      throw new CommandError(`reading the handlers of ${where} failed: ${error.message}`);
+    }
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+function stackConfig(
+  plan: ExportPlan,
+  request: ExportRequest,
+): Record<string, { value: string; secret: boolean }> {
+  const config: Record<string, { value: string; secret: boolean }> = {
+    [CONFIG_KEYS.baseUrl]: { value: request.baseUrl, secret: false },
+    [CONFIG_KEYS.apiKey]: { value: request.apiKey, secret: true },
+  };
+  for (const secret of plan.secrets)
+    config[`${request.project}:${secret.configKey}`] = { value: secret.value, secret: true };
+  return config;
+}
+
+function describe(plan: ExportPlan, request: ExportRequest): string {
+  const lines = [
+    `Exported ${plan.handlers.length} handlers to ${request.out} (${plan.secrets.length} secret values, none written to a file).`,
+  ];
+  for (const s of plan.skipped)
+    lines.push(`  not exported: handler ${s.id} (${JSON.stringify(s.name)}): ${s.reason}`);
+  for (const w of plan.warnings) lines.push(`  warning: ${w}`);
+  return `${lines.join("\n")}\n`;
+}
+
+const present = (value: string | undefined): string | undefined =>
+  value === undefined || value.trim() === "" ? undefined : value.trim();

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * The `notification-handlers` command: `export` writes an account's handlers as a Pulumi project,
+ * `summary` turns `pulumi preview --json` into Markdown for a pull request or a drift check.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { EXPORT_USAGE, exportCommand } from "./export";
+import { type CliIo, CommandError, UsageError } from "./io";
+import { SUMMARY_USAGE, summaryCommand } from "./summary";
+
+const USAGE = `Usage: notification-handlers <command> [options]
+
+Commands:
+  export    write an account's handlers as a Pulumi project that takes them over
+  summary   turn \`pulumi preview --json\` into a Markdown summary of handler changes
+  version   print this package's version
+
+\`notification-handlers <command> --help\` describes a command.
+
+${EXPORT_USAGE}
+
+${SUMMARY_USAGE}`;
+
+/** This package's version, from its package.json. */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+/** Runs the command line `args`; resolves to the exit code. */
+export async function main(args: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = args;
+  try {
+    switch (command) {
+      case "export":
+        return await exportCommand(rest, io, packageVersion());
+      case "summary":
+        return await summaryCommand(rest, io);
+      case "version":
+      case "--version":
+        io.stdout.write(`${packageVersion()}\n`);
+        return 0;
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout.write(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}": use export, summary or version (see --help)`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`notification-handlers: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof CommandError) {
+      io.stderr.write(`notification-handlers: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `notification-handlers: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,199 @@
+/**
+ * The files of an exported project, rendered from an {@link ExportPlan}: `Pulumi.yaml`,
+ * `package.json`, `tsconfig.json`, `.gitignore`, `index.ts` and a README. Pure: the same account
+ * gives the same files, and no secret value can reach them (the plan's secrets are not read here).
+ */
+import type { ExportPlan, ExportedHandler } from "./export-plan";
+import { CONFIG_KEYS } from "../provider/config";
+import { markdownText as cell } from "./markdown";
+
+/** What the files say beyond the plan. */
+export interface ProjectOptions {
+  /** The Pulumi project name. */
+  readonly project: string;
+  /** The site the handlers were read from (not a secret: it goes into the README and stack config). */
+  readonly baseUrl: string;
+  /** The npm spec of this package in the project's `package.json`. */
+  readonly packageSpec: string;
+  /** The stack the command made and configured, if it did. */
+  readonly stack?: string | undefined;
+}
+
+/** File name to content. */
+export type ProjectFiles = Record<string, string>;
+
+/** The `@pulumi/pulumi` range a new project installs (the version this package is built and tested with). */
+export const PULUMI_RANGE = "^3.259.0";
+
+/** Renders every file of the project. */
+export function renderProject(plan: ExportPlan, options: ProjectOptions): ProjectFiles {
+  return {
+    "Pulumi.yaml": pulumiYaml(plan, options),
+    "package.json": `${JSON.stringify(packageJson(options), null, 2)}\n`,
+    "tsconfig.json": `${JSON.stringify(TSCONFIG, null, 2)}\n`,
+    ".gitignore": "node_modules/\nbin/\n",
+    "index.ts": indexTs(plan),
+    "README.md": readme(plan, options),
+  };
+}
+
+/** A Pulumi project name from a folder name: letters, digits, `-`, `_` and `.`, starting with a letter. */
+export function projectNameOf(folder: string): string {
+  const name = folder
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/^[^a-z]+|-+$/g, "");
+  return name === "" ? "notification-handlers" : name.slice(0, 100);
+}
+
+function pulumiYaml(plan: ExportPlan, options: ProjectOptions): string {
+  const description = `${plan.handlers.length} notification handlers of ${new URL(options.baseUrl).host}, exported from its API`;
+  return `name: ${options.project}\nruntime: nodejs\ndescription: ${JSON.stringify(description)}\n`;
+}
+
+function packageJson(options: ProjectOptions): unknown {
+  return {
+    name: options.project,
+    private: true,
+    main: "index.ts",
+    dependencies: {
+      "@pulumi/pulumi": PULUMI_RANGE,
+      "pulumi-notification-handlers": options.packageSpec,
+    },
+    devDependencies: { "@types/node": "^24.0.0", typescript: "^5.9.0" },
+  };
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    outDir: "bin",
+    target: "ES2022",
+    module: "commonjs",
+    moduleResolution: "node",
+    sourceMap: true,
+    forceConsistentCasingInFileNames: true,
+    skipLibCheck: true,
+  },
+  files: ["index.ts"],
+};
+
+function indexTs(plan: ExportPlan): string {
+  const lines = [
+    "// Exported by `notification-handlers export`. Each resource takes over its handler (`adopt` with",
+    "// the handler's id), so the first `pulumi up` creates and deletes nothing in the account. Secret",
+    "// values are read from the stack's encrypted config; none is written in this file.",
+    ...(plan.secrets.length > 0 ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
+    'import { NotificationHandler } from "pulumi-notification-handlers";',
+    "",
+  ];
+  if (plan.secrets.length > 0) lines.push("const config = new pulumi.Config();", "");
+  for (const handler of plan.handlers) lines.push(...resourceTs(handler), "");
+  lines.push("/** The handlers' ids in the API, by resource name. */");
+  if (plan.handlers.length === 0) {
+    lines.push("export const handlerIds = {};");
+  } else {
+    lines.push("export const handlerIds = {");
+    for (const h of plan.handlers)
+      lines.push(`  ${JSON.stringify(h.resourceName)}: ${h.variable}.handlerId,`);
+    lines.push("};");
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function resourceTs(handler: ExportedHandler): string[] {
+  const lines = [
+    `const ${handler.variable} = new NotificationHandler(${JSON.stringify(handler.resourceName)}, {`,
+  ];
+  lines.push(`  type: ${JSON.stringify(handler.type)},`);
+  lines.push(`  name: ${JSON.stringify(handler.name)},`);
+  for (const field of handler.fields) {
+    const value =
+      field.kind === "secret"
+        ? `config.requireSecret(${JSON.stringify(field.configKey)})`
+        : JSON.stringify(field.value);
+    lines.push(`  ${field.spec.property}: ${value},`);
+  }
+  if (!handler.isEnabled) lines.push("  isEnabled: false,");
+  lines.push(`  adopt: ${handler.id},`, "});");
+  return lines;
+}
+
+/** The commands that put the connection and every secret into a stack's encrypted config. */
+export function configCommands(plan: ExportPlan, baseUrl: string, stack = "dev"): string[] {
+  return [
+    `pulumi stack init ${stack}`,
+    `pulumi config set ${CONFIG_KEYS.baseUrl} ${baseUrl}`,
+    `pulumi config set --secret ${CONFIG_KEYS.apiKey}   # prompts for the API key`,
+    ...plan.secrets.map(
+      (s) =>
+        `pulumi config set --secret ${s.configKey}   # prompts for the ${s.property} of handler ${s.handlerId}`,
+    ),
+  ];
+}
+
+function readme(plan: ExportPlan, options: ProjectOptions): string {
+  const rows = plan.handlers.map((h) => {
+    const secrets = h.fields
+      .filter((f) => f.kind === "secret")
+      .map((f) => (f.kind === "secret" ? `\`${f.configKey}\`` : ""));
+    return `| \`${h.resourceName}\` | ${h.id} | ${h.type} | ${cell(h.name)} | ${h.isEnabled ? "yes" : "no"} | ${secrets.join(", ")} |`;
+  });
+  const configured =
+    options.stack === undefined
+      ? [
+          "The stack is not made yet. Make it and put the connection and the secrets into its encrypted",
+          "config; each `--secret` command without a value prompts for it, so no secret lands in the shell's",
+          "history (or run the export again with `--stack NAME`, which sets them all from the account):",
+          "",
+          "```sh",
+          "export PULUMI_CONFIG_PASSPHRASE=...   # with a local backend: the key of the stack's secrets",
+          ...configCommands(plan, options.baseUrl),
+          "```",
+        ]
+      : [
+          `The stack \`${options.stack}\` was made by the export, with the base URL, the API key and every secret`,
+          "below in its encrypted config (`Pulumi." +
+            options.stack +
+            ".yaml` holds only ciphertext; commit it).",
+        ];
+  const skipped =
+    plan.skipped.length === 0
+      ? []
+      : [
+          "",
+          "## Not exported",
+          "",
+          "| id | name | why |",
+          "| --- | --- | --- |",
+          ...plan.skipped.map((s) => `| ${s.id} | ${cell(s.name)} | ${cell(s.reason)} |`),
+        ];
+  return [
+    `# ${options.project}`,
+    "",
+    `The notification handlers of ${options.baseUrl}, as code: ${plan.handlers.length} \`NotificationHandler\``,
+    "resources, each taking over its handler by id (`adopt`), so the first `pulumi up` changes nothing in",
+    "the account and every later change is a reviewed diff.",
+    "",
+    "## Handlers",
+    "",
+    "| resource | id | type | name | enabled | secrets in stack config |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows,
+    ...skipped,
+    "",
+    "## Run it",
+    "",
+    ...configured,
+    "",
+    "Then install the project and take the handlers over:",
+    "",
+    "```sh",
+    "npm install",
+    "pulumi preview            # every resource shows as created: each takes over its handler",
+    "pulumi up --yes           # creates and deletes nothing in the account",
+    "pulumi preview --expect-no-changes",
+    "```",
+    "",
+  ].join("\n");
+}
