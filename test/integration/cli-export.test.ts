@@ -1,0 +1,201 @@
+/**
+ * `notification-handlers export` as a process against real servers: what it writes, and its errors
+ * (a wrong key, a wrong URL, a site with the feature off, a folder in use), none of which leaves a
+ * file behind or shows the key. With `--stack` it runs the Pulumi CLI: test/e2e/cli-export.test.ts.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { type TestServer, startServer } from "./server-helpers";
+
+const BIN = join(__dirname, "..", "..", "dist", "cli", "main.js");
+const SLACK = "https://hooks.slack.com/services/T0/B0/EXPORT-SECRET";
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the compiled command with only the variables it reads set. */
+async function run(args: string[], env: Record<string, string>, input?: string): Promise<Run> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));
+  child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
+  child.stdin.end(input ?? "");
+  const [code] = (await once(child, "close")) as [number | null];
+  return { code, stdout, stderr };
+}
+
+describe("notification-handlers export", () => {
+  let server: TestServer;
+  let featureOff: TestServer;
+  let key: string;
+  let scratch: string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    featureOff = await startServer({ featureOff: true });
+    key = server.key();
+    for (const [type, name, fields] of [
+      ["slack", "Team Slack", { slack: SLACK }],
+      ["email", 'Ops "primary" & co', { email: "ops@example.com" }],
+    ] as const) {
+      const answer = await server.call("POST", "/api/notification-handlers/", {
+        key,
+        form: { type, name, ...fields },
+      });
+      expect(answer.status).toBe(201);
+    }
+    scratch = await mkdtemp(join(tmpdir(), "nh-export-"));
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await featureOff.close();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("writes a project that reads every secret from stack config, and says how to set them", async () => {
+    const out = join(scratch, "team-handlers");
+    const result = await run(["export", "--base-url", server.url, "--out", out], {
+      NOTIFICATION_HANDLERS_API_KEY: key,
+    });
+    expect(result.stderr).toContain(
+      `Exported 2 handlers to ${out} (1 secret values, none written to a file).`,
+    );
+    expect(result.stderr).toContain("pulumi config set --secret team-slack.slack");
+    expect(result.code).toBe(0);
+    expect((await readdir(out)).sort()).toEqual([
+      ".gitignore",
+      "Pulumi.yaml",
+      "README.md",
+      "index.ts",
+      "package.json",
+      "tsconfig.json",
+    ]);
+    const index = await readFile(join(out, "index.ts"), "utf8");
+    expect(index).toContain('slack: config.requireSecret("team-slack.slack"),');
+    expect(index).toContain('name: "Ops \\"primary\\" & co",');
+    expect(await readFile(join(out, "Pulumi.yaml"), "utf8")).toMatch(
+      /^name: team-handlers\nruntime: nodejs\n/,
+    );
+    const manifest = JSON.parse(await readFile(join(out, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    expect(manifest.dependencies["pulumi-notification-handlers"]).toBe("^0.1.0");
+    for (const file of await readdir(out)) {
+      const text = await readFile(join(out, file), "utf8");
+      expect(text.includes(SLACK) || text.includes(key), `a secret in ${file}`).toBe(false);
+    }
+    expect(`${result.stdout}${result.stderr}`).not.toContain(SLACK);
+  });
+
+  it("refuses a folder that is not empty unless --force, and then writes into it", async () => {
+    const out = join(scratch, "in-use");
+    await mkdir(out);
+    await writeFile(join(out, "keep.txt"), "mine");
+    const refused = await run(["export", "--base-url", server.url, "--out", out], {
+      NOTIFICATION_HANDLERS_API_KEY: key,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--out ${out} exists and is not empty (1 entries)`);
+    expect(refused.stderr).toContain("--force");
+    expect(await readdir(out)).toEqual(["keep.txt"]);
+
+    const forced = await run(["export", "--base-url", server.url, "--out", out, "--force"], {
+      NOTIFICATION_HANDLERS_API_KEY: key,
+    });
+    expect(forced.code).toBe(0);
+    expect(await readdir(out)).toContain("index.ts");
+    expect(await readFile(join(out, "keep.txt"), "utf8")).toBe("mine");
+  });
+
+  it.each([
+    {
+      what: "a wrong key",
+      url: () => server.url,
+      key: () => "nhk_0000000000000000_wrong-key-wrong-key-wrong-key-wrong-key0",
+      code: 1,
+      message: /refused the API key in NOTIFICATION_HANDLERS_API_KEY/,
+    },
+    {
+      what: "a site with the feature off",
+      url: () => featureOff.url,
+      key: () => key,
+      code: 1,
+      message: /has no Notification Handlers API: it answered with a web page.*feature switched off/,
+    },
+    {
+      what: "a URL where nothing listens",
+      url: () => "http://127.0.0.1:1",
+      key: () => key,
+      code: 1,
+      message: /cannot reach http:\/\/127\.0\.0\.1:1/,
+    },
+    {
+      what: "a URL that is not one",
+      url: () => "status.example.com",
+      key: () => key,
+      code: 2,
+      message: /--base-url must be an absolute http or https URL, got "status.example.com"/,
+    },
+    {
+      what: "no key",
+      url: () => server.url,
+      key: () => "",
+      code: 2,
+      message: /NOTIFICATION_HANDLERS_API_KEY must hold the account's API key/,
+    },
+  ])("fails clearly on $what, writing nothing", async ({ url, key: keyOf, code, message }) => {
+    const out = join(scratch, `failed-${code}-${Math.random().toString(36).slice(2)}`);
+    const result = await run(["export", "--base-url", url(), "--out", out], {
+      NOTIFICATION_HANDLERS_API_KEY: keyOf(),
+    });
+    expect(result.stderr).toMatch(message);
+    expect(result.code).toBe(code);
+    expect(result.stderr.split("\n").filter((l) => l !== "")).toHaveLength(1);
+    if (keyOf() !== "") expect(result.stderr).not.toContain(keyOf());
+    await expect(readdir(out)).rejects.toThrow(/ENOENT/);
+  });
+
+  it("names a missing --out and an unknown option", async () => {
+    const missing = await run(["export", "--base-url", server.url], { NOTIFICATION_HANDLERS_API_KEY: key });
+    expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining("--out DIR is required") });
+    const unknown = await run(["export", "--api-key", key], { NOTIFICATION_HANDLERS_API_KEY: key });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--api-key'");
+  });
+});
+
+describe("notification-handlers summary", () => {
+  it("reads the preview from stdin or a file, and refuses what is not a preview", async () => {
+    const fixture = join(__dirname, "..", "unit", "fixtures", "preview-drift.json");
+    const fromFile = await run(["summary", fixture, "--title", "Drift"], {});
+    expect(fromFile.code).toBe(0);
+    expect(fromFile.stdout).toMatch(/^### Drift\n\n2 to update, 1 to replace\./);
+    const fromStdin = await run(["summary"], {}, await readFile(fixture, "utf8"));
+    expect(fromStdin.stdout.replace("Notification handlers", "Drift")).toBe(fromFile.stdout);
+    const empty = await run(["summary"], {}, "");
+    expect(empty).toMatchObject({ code: 1, stderr: expect.stringContaining("it is empty") });
+    const other = await run(["summary", "-"], {}, '{"a":1}');
+    expect(other).toMatchObject({ code: 1, stderr: expect.stringContaining('no "steps"') });
+  });
+
+  it("answers an unknown command with the list of commands", async () => {
+    const result = await run(["import"], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'notification-handlers: unknown command "import": use export, summary or version (see --help)\n',
+    );
+  });
+});

@@ -1,0 +1,104 @@
+/** The summary of a preview: resources, handlers and fields, secrets as [secret]. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+import { notesOf, renderSummary, type PreviewJson } from "../../cli/summary";
+
+// A `pulumi preview --json` of examples/quickstart after the README's drift steps plus a changed Slack
+// URL, taken with the CLI (the serialized provider left out).
+const DRIFT = JSON.parse(
+  readFileSync(join(__dirname, "fixtures", "preview-drift.json"), "utf8"),
+) as PreviewJson;
+
+describe("notesOf", () => {
+  it("reads the provider's notes, one diagnostic per line, into handlers and fields", () => {
+    expect(notesOf(DRIFT.diagnostics!)).toEqual([
+      {
+        id: 4,
+        name: '"Team Slack"',
+        gone: false,
+        fields: [{ property: "slack", live: "[secret]", desired: "[secret]" }],
+      },
+      { id: 2, name: '"Pager SMS"', gone: true, fields: [] },
+      {
+        id: 1,
+        name: '"On-call email"',
+        gone: false,
+        fields: [{ property: "name", live: '"Renamed in the web UI"', desired: '"On-call email"' }],
+      },
+    ]);
+  });
+
+  it("never shows a secret field's value, whatever the note holds", () => {
+    const [note] = notesOf([
+      { message: 'notification-handlers: handler 9 ("Hook") differs from the program:\n' },
+      { message: '  webhook: live "https://leak.example/SECRET", desired "https://x.example"\n' },
+    ]);
+    expect(note!.fields).toEqual([{ property: "webhook", live: "[secret]", desired: "[secret]" }]);
+  });
+});
+
+describe("renderSummary", () => {
+  it("names each changed resource, its handler and fields, and where the change came from", () => {
+    const text = renderSummary(DRIFT, "Drift check");
+    expect(text.split("\n")).toEqual([
+      "### Drift check",
+      "",
+      "2 to update, 1 to replace.",
+      "",
+      "| change | resource | handler | fields (live → code) |",
+      "| --- | --- | --- | --- |",
+      '| update | `team-slack` | 4 "Team Slack" | `slack`: [secret] → [secret] |',
+      '| replace | `pager-sms` | 2 "Pager SMS" | **deleted outside the code**; made again |',
+      '| update | `oncall-email` | 1 "On-call email" | `name`: "Renamed in the web UI" → "On-call email" (changed outside the code) |',
+      "",
+    ]);
+  });
+
+  it("says so when nothing changes", () => {
+    const same = { steps: DRIFT.steps!.map((s) => ({ ...s, op: "same" })), diagnostics: [] };
+    expect(renderSummary(same)).toBe(
+      "### Notification handlers\n\nNo changes: every handler is as the code declares it.\n",
+    );
+  });
+
+  it("marks a change made in the code, and escapes Markdown in names", () => {
+    const step = DRIFT.steps!.find((s) => s.urn.endsWith("::oncall-email"))!;
+    const preview: PreviewJson = {
+      steps: [{ ...step, newState: { inputs: { ...step.newState!.inputs, name: "On-call | <b>team</b>" } } }],
+      diagnostics: [
+        {
+          message: 'notification-handlers: handler 1 ("On-call | <b>team</b>") differs from the program:\n\n',
+        },
+        { message: '  name: live "On-call email", desired "On-call | <b>team</b>"\n\n' },
+      ],
+    };
+    expect(renderSummary(preview)).toContain(
+      '| update | `oncall-email` | 1 "On-call email" | `name`: "On-call email" → "On-call \\| &lt;b&gt;team&lt;/b&gt;" (changed in the code) |',
+    );
+  });
+
+  it("lists new handlers and deletions, and the preview's errors", () => {
+    const preview: PreviewJson = {
+      steps: [
+        {
+          op: "create",
+          urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/notification-handlers:NotificationHandler::ops",
+          newState: { inputs: { name: "Ops", type: "email", adopt: 12 } },
+        },
+        {
+          op: "delete",
+          urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/notification-handlers:NotificationHandler::old",
+          oldState: { id: "3", outputs: { handlerId: 3, name: "Old" } },
+        },
+      ],
+      diagnostics: [{ message: "type must be one of email, ...\n", severity: "error" }],
+    };
+    const text = renderSummary(preview);
+    expect(text).toContain("1 to create, 1 to delete.");
+    expect(text).toContain('| create | `ops` | new: "Ops" | takes over handler 12 |');
+    expect(text).toContain('| delete | `old` | 3 "Old" | the handler is deleted |');
+    expect(text).toContain("**The preview failed:**\n\n- type must be one of email, ...");
+  });
+});
