@@ -1,0 +1,205 @@
+/**
+ * `notification-handlers export` on the user's path: the package installed from its tarball, the
+ * export run as its bin with `--stack`, the exported project installed and brought up with the Pulumi
+ * CLI. On the reference server and emulated 2026 and 2025 instances (which rewrite values: tags
+ * stripped, quotes as entities, whatsapp as an integer), an account with all 12 types, names with
+ * HTML, quotes and `&`, two handlers of one name and a disabled one is taken over with no write at
+ * all, and the next preview has no change. No secret reaches a file, the state or the output.
+ */
+import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+import { NotificationHandlersClient } from "../../sdk/client";
+import type { NotificationHandlerCreateParams } from "../../sdk/resources/notification-handlers";
+import {
+  mustRun,
+  runCommand,
+  scratchFolder,
+  userEnvironment,
+  type CommandResult,
+} from "../../scripts/user-project";
+import { TARGETS, type TestServer, startServer } from "./harness";
+import { requireLanguageHost } from "./user-path";
+
+const SECRETS = {
+  webhook: "https://hooks.example.com/deploy?token=EXPORT-SECRET-1",
+  slack: "https://hooks.slack.com/services/T0/B0/EXPORT-SECRET-2",
+  discord: "https://discord.com/api/webhooks/1/EXPORT-SECRET-3",
+  telegram: "123456:EXPORT-SECRET-4",
+  microsoftTeams: "https://example.webhook.office.com/EXPORT-SECRET-5",
+  xConsumerKey: "EXPORT-SECRET-6",
+  xConsumerSecret: "EXPORT-SECRET-7",
+  xAccessToken: "EXPORT-SECRET-8",
+  xAccessTokenSecret: "EXPORT-SECRET-9",
+  googleChat: "https://chat.googleapis.com/v1/spaces/A/messages?key=EXPORT-SECRET-10",
+};
+
+/** What the web UI holds before the export: every type, awkward names, a duplicate, a disabled one. */
+const ACCOUNT: NotificationHandlerCreateParams[] = [
+  { type: "email", name: 'Ops <b>on-call</b> "primary"', email: "ops@example.com" },
+  { type: "webhook", name: "Deploys & releases", webhook: SECRETS.webhook },
+  { type: "slack", name: "Team's Slack", slack: SECRETS.slack },
+  { type: "discord", name: "Duplicate", discord: SECRETS.discord },
+  { type: "telegram", name: "Duplicate", telegram: SECRETS.telegram, telegram_chat_id: "-1001234" },
+  { type: "microsoft_teams", name: "Teams", microsoft_teams: SECRETS.microsoftTeams, is_enabled: false },
+  { type: "twilio", name: "SMS", twilio: "+15551234567" },
+  { type: "twilio_call", name: "Call", twilio_call: "+15557654321" },
+  { type: "whatsapp", name: "WhatsApp", whatsapp: "+15550001111" },
+  {
+    type: "x",
+    name: "X bot",
+    x_consumer_key: SECRETS.xConsumerKey,
+    x_consumer_secret: SECRETS.xConsumerSecret,
+    x_access_token: SECRETS.xAccessToken,
+    x_access_token_secret: SECRETS.xAccessTokenSecret,
+  },
+  { type: "google_chat", name: "Chat", google_chat: SECRETS.googleChat },
+  { type: "internal_notification", name: "Inbox" },
+];
+
+describe("notification-handlers export, then pulumi up of the exported project", () => {
+  let scratch: string;
+  let exportBin: string;
+
+  beforeAll(async () => {
+    scratch = await scratchFolder("export");
+    // The tool the way a user gets it: the package installed from its tarball (npm adds the peer).
+    const tools = join(scratch, "tools");
+    await mkdir(tools);
+    await writeFile(join(tools, "package.json"), '{ "private": true }\n');
+    await mustRun("npm", ["install", "--no-audit", "--no-fund", inject("packageTarball")], {
+      cwd: tools,
+      env: userEnvironment({ home: join(scratch, "home"), pathFirst: inject("enginePath") }),
+    });
+    exportBin = join(tools, "node_modules", ".bin", "notification-handlers");
+  });
+
+  afterAll(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  describe.each(TARGETS)("from $name", (target) => {
+    let server: TestServer | undefined;
+    let client: NotificationHandlersClient | undefined;
+
+    afterAll(async () => {
+      await client?.close();
+      await server?.close();
+    });
+
+    it("takes every handler over with no write, and the next preview has no change", async (context) => {
+      const pathFirst = requireLanguageHost(context);
+      server = await startServer(target.emulate === undefined ? {} : { emulate: target.emulate });
+      const key = server.newKey();
+      client = new NotificationHandlersClient({ baseURL: server.url, apiKey: key, maxRetries: 0 });
+      for (const params of ACCOUNT) await client.notificationHandlers.create(params);
+      const before = server.handlers(key);
+      expect(before).toHaveLength(ACCOUNT.length);
+
+      const root = join(scratch, target.emulate ?? "reference");
+      const project = join(root, "handlers");
+      const env = userEnvironment({
+        home: join(root, "home"),
+        pathFirst,
+        extra: {
+          PULUMI_HOME: join(root, "home", ".pulumi"),
+          PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
+          PULUMI_CONFIG_PASSPHRASE: "local-only",
+        },
+      });
+      await mkdir(join(root, "state"), { recursive: true });
+      const transcript: CommandResult[] = [];
+      const run = async (
+        command: string,
+        args: string[],
+        extra: Record<string, string> = {},
+      ): Promise<CommandResult> => {
+        const result = await mustRun(command, args, { cwd: project, env: { ...env, ...extra } });
+        transcript.push(result);
+        return result;
+      };
+
+      await mkdir(project, { recursive: true });
+      const exported = await run(
+        exportBin,
+        [
+          "export",
+          "--base-url",
+          server.url,
+          "--out",
+          ".",
+          "--stack",
+          "dev",
+          "--package",
+          `file:${inject("packageTarball")}`,
+          "--force",
+        ],
+        { NOTIFICATION_HANDLERS_API_KEY: key },
+      );
+      expect(exported.stderr).toContain(`Exported ${ACCOUNT.length} handlers`);
+      expect(exported.stderr).toContain("Stack dev is made and configured (11 secrets, encrypted)");
+
+      // No secret value in any file the export wrote, the stack's config included (ciphertext only).
+      const files = (await readdir(project)).filter((f) => f !== "node_modules");
+      expect(files.sort()).toEqual([
+        ".gitignore",
+        "Pulumi.dev.yaml",
+        "Pulumi.yaml",
+        "README.md",
+        "index.ts",
+        "package.json",
+        "tsconfig.json",
+      ]);
+      for (const file of files) {
+        const text = await readFile(join(project, file), "utf8");
+        for (const secret of [key, ...Object.values(SECRETS)])
+          expect(text.includes(secret), `a secret in ${file}`).toBe(false);
+      }
+      const index = await readFile(join(project, "index.ts"), "utf8");
+      expect(index).toContain("isEnabled: false,");
+      expect(index.match(/adopt: \d+,/g)).toHaveLength(ACCOUNT.length);
+      expect(index).toMatch(/new NotificationHandler\("duplicate-\d+", \{\n {2}type: "discord"/);
+      expect(index).toMatch(/new NotificationHandler\("duplicate-\d+", \{\n {2}type: "telegram"/);
+
+      await run("npm", ["install", "--no-audit", "--no-fund"]);
+      const mark = server.served.length;
+      const up = await run("pulumi", ["up", "--yes", "--stack", "dev"]);
+      expect(up.stdout).toContain(`+ ${ACCOUNT.length + 1} created`); // the stack and every resource
+      expect(server.countSince(mark).writes, "writes to the API during the takeover").toBe(0);
+      expect(server.handlers(key)).toEqual(before); // same ids, same values, not even last_datetime moved
+
+      const preview = await runCommand("pulumi", ["preview", "--expect-no-changes", "--stack", "dev"], {
+        cwd: project,
+        env,
+      });
+      transcript.push(preview);
+      expect(preview.code, `${preview.stdout}\n${preview.stderr}`).toBe(0);
+
+      const outputs = JSON.parse(
+        (await run("pulumi", ["stack", "output", "--json", "--stack", "dev"])).stdout,
+      ) as {
+        handlerIds: Record<string, number>;
+      };
+      expect(Object.values(outputs.handlerIds).sort((a, b) => a - b)).toEqual(before.map((h) => h.id));
+
+      const state = await readdir(join(root, "state", ".pulumi", "stacks", "handlers"));
+      const stateText = await readFile(
+        join(
+          root,
+          "state",
+          ".pulumi",
+          "stacks",
+          "handlers",
+          state.find((f) => f.startsWith("dev.json"))!,
+        ),
+        "utf8",
+      );
+      const output = transcript.map((r) => `${r.stdout}\n${r.stderr}`).join("\n");
+      for (const secret of [key, ...Object.values(SECRETS)]) {
+        expect(stateText.includes(secret), "a secret in the state").toBe(false);
+        expect(output.includes(secret), "a secret in the commands' output").toBe(false);
+      }
+    });
+  });
+});
