@@ -1,0 +1,27 @@
+import * as pulumi from "@pulumi/pulumi";
+import { NotificationHandler } from "pulumi-notification-handlers";
+
+const config = new pulumi.Config();
+
+// The handlers of the production site. A change here is a pull request: the preview workflow posts
+// what it would do to the handlers as a comment, and merging it lets `pulumi up` apply it.
+const oncall = new NotificationHandler("oncall-email", {
+  type: "email",
+  name: "On-call email",
+  email: config.require("oncallEmail"),
+});
+
+const slack = new NotificationHandler("team-slack", {
+  type: "slack",
+  name: "Team Slack",
+  slack: config.requireSecret("slackWebhook"),
+});
+
+const inbox = new NotificationHandler("status-inbox", {
+  type: "internal_notification",
+  name: "Status inbox",
+});
+
+export const oncallId = oncall.handlerId;
+export const slackId = slack.handlerId;
+export const inboxId = inbox.handlerId;

@@ -1,0 +1,150 @@
+/**
+ * examples/gitops on the user's path: its README's "Run it" steps, then both workflow files' jobs as
+ * written (see workflow-runner.ts) against the reference server: a clean drift check passes, a pull
+ * request's change is summarized and posted with `gh`, and changes made in the web UI fail the drift
+ * check with a summary that names each handler and field, secrets as [secret].
+ */
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+import { NotificationHandlersClient } from "../../sdk/client";
+import { REPOSITORY_ROOT, userEnvironment } from "../../scripts/user-project";
+import { listAll, requireLanguageHost, runItSteps, UserSession } from "./user-path";
+import { type JobRun, readWorkflow, runJob } from "./workflow-runner";
+
+const WORKFLOWS = join(REPOSITORY_ROOT, "examples", "gitops", ".github", "workflows");
+const README_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";
+const UI_WEBHOOK = "https://hooks.slack.com/services/T000/B000/CHANGED-IN-THE-UI";
+
+// Stands in for GitHub's `gh` CLI: records its arguments and the comment body it was given.
+const FAKE_GH = `#!/usr/bin/env bash
+[ -n "$GH_TOKEN" ] || { echo "gh: GH_TOKEN is not set" >&2; exit 4; }
+printf '%s\\n' "$@" > "$GH_RECORD/args"
+previous=""
+for argument in "$@"; do
+  if [ "$previous" = "--body-file" ]; then cp "$argument" "$GH_RECORD/body.md"; fi
+  previous="$argument"
+done
+`;
+
+/** Everything a job printed, for checks that no secret shows. */
+const printed = (run: JobRun): string =>
+  run.steps.map((s) => `${s.result?.stdout ?? ""}\n${s.result?.stderr ?? ""}`).join("\n") + run.summary;
+
+describe("examples/gitops, its README and its workflows run with the Pulumi CLI", () => {
+  let session: UserSession | undefined;
+  let client: NotificationHandlersClient | undefined;
+
+  afterAll(async () => {
+    await client?.close();
+    await session?.dispose();
+  });
+
+  it("reviews a change, passes a clean drift check, and fails one after edits in the web UI", async (context) => {
+    const pathFirst = requireLanguageHost(context);
+    const steps = await runItSteps("gitops");
+    expect(steps).toHaveLength(4);
+    session = await UserSession.start("gitops", { pathFirst });
+
+    // The README, by hand.
+    await session.step(steps[0]!);
+    const key = await session.variable("KEY");
+    client = new NotificationHandlersClient({ baseURL: session.url!, apiKey: key, maxRetries: 0 });
+    await session.step(steps[1]!);
+    const handlers = await listAll(client);
+    const NAMES = ["On-call email", "Status inbox", "Team Slack"];
+    expect(handlers.map((h) => h.name).sort()).toEqual(NAMES);
+    const [oncall, inbox, slack] = NAMES.map((name) => handlers.find((h) => h.name === name));
+
+    const [review] = await session.step(steps[2]!);
+    expect(review!.stdout).toContain(
+      `| update | \`team-slack\` | ${slack!.id} "Team Slack" | \`name\`: "Team Slack" → "Team Slack (alerts)" (changed in the code) |`,
+    );
+    const [drift] = await session.step(steps[3]!);
+    expect(drift!.stdout).toContain("drift found");
+    expect(drift!.stdout).toContain(
+      `| update | \`oncall-email\` | ${oncall!.id} "On-call email" | \`name\`: "Renamed in the web UI" → "On-call email" (changed outside the code) |`,
+    );
+    expect((await listAll(client)).map((h) => h.name)).toEqual([
+      "On-call email",
+      "Team Slack",
+      "Status inbox",
+    ]);
+
+    // The workflows, as GitHub runs them.
+    const runner = join(session.root, "runner");
+    const record = join(runner, "gh-record");
+    await mkdir(join(runner, "bin"), { recursive: true });
+    await mkdir(record);
+    await writeFile(join(runner, "bin", "gh"), FAKE_GH);
+    await chmod(join(runner, "bin", "gh"), 0o755);
+    const job = {
+      cwd: session.project,
+      env: {
+        ...userEnvironment({ home: join(runner, "home"), pathFirst: [join(runner, "bin"), ...pathFirst] }),
+        GH_RECORD: record,
+      },
+      context: {
+        "vars.PULUMI_BACKEND_URL": `file://${join(session.root, "state")}`,
+        "secrets.PULUMI_CONFIG_PASSPHRASE": "local-only",
+        "secrets.NOTIFICATION_HANDLERS_API_KEY": key,
+        "github.token": "ghs_placeholder",
+        "github.event.pull_request.number": "42",
+      },
+    };
+    const driftWorkflow = await readWorkflow(join(WORKFLOWS, "notification-handlers-drift.yml"));
+    const previewWorkflow = await readWorkflow(join(WORKFLOWS, "notification-handlers-preview.yml"));
+
+    const clean = await runJob(driftWorkflow, "drift", job);
+    expect(clean.success, printed(clean)).toBe(true);
+    expect(clean.summary).toBe(
+      "### Notification handlers: drift in prod\n\nNo changes: every handler is as the code declares it.\n",
+    );
+
+    const program = join(session.project, "index.ts");
+    const original = await readFile(program, "utf8");
+    await writeFile(program, original.replace('name: "Status inbox"', 'name: "Status page inbox"'));
+    const pullRequest = await runJob(previewWorkflow, "preview", job);
+    await writeFile(program, original);
+    expect(pullRequest.success, printed(pullRequest)).toBe(true);
+    const row = `| update | \`status-inbox\` | ${inbox!.id} "Status inbox" | \`name\`: "Status inbox" → "Status page inbox" (changed in the code) |`;
+    expect(pullRequest.summary).toContain(row);
+    expect((await readFile(join(record, "args"), "utf8")).split("\n")).toEqual([
+      "pr",
+      "comment",
+      "42",
+      "--body-file",
+      "summary.md",
+      "--edit-last",
+      "--create-if-none",
+      "",
+    ]);
+    expect(await readFile(join(record, "body.md"), "utf8")).toBe(pullRequest.summary);
+
+    // Someone changes the Slack webhook and deletes the inbox in the web UI.
+    await client.notificationHandlers.update(slack!.id, { type: "slack", slack: UI_WEBHOOK });
+    await client.notificationHandlers.delete(inbox!.id);
+    const drifted = await runJob(driftWorkflow, "drift", job);
+    expect(drifted.success).toBe(false);
+    const check = drifted.steps.find((s) => s.name === "Check for drift")!;
+    expect(check.result!.code).not.toBe(0);
+    expect(check.result!.stdout).toContain("::error::The notification handlers of prod differ from the code");
+    expect(drifted.summary).toContain("1 to update, 1 to replace.");
+    expect(drifted.summary).toContain(
+      `| update | \`team-slack\` | ${slack!.id} "Team Slack" | \`slack\`: [secret] → [secret] |`,
+    );
+    expect(drifted.summary).toContain(
+      `| replace | \`status-inbox\` | ${inbox!.id} "Status inbox" | **deleted outside the code**; made again |`,
+    );
+
+    for (const run of [clean, pullRequest, drifted]) {
+      for (const secret of [key, README_WEBHOOK, UI_WEBHOOK]) {
+        expect(printed(run).includes(secret), "a secret in a job's output").toBe(false);
+      }
+    }
+    for (const secret of [key, README_WEBHOOK, UI_WEBHOOK]) {
+      expect(session.transcript.join("\n").includes(secret), "a secret in the README's output").toBe(false);
+    }
+  });
+});
