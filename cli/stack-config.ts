@@ -72,16 +72,23 @@ export async function configureStack(request: StackConfigRequest): Promise<void>
   }
 }
 
-/** The CLI's own complaint (its stderr) if the error carries one, else the message; secrets blanked. */
-function errorText(error: unknown, secrets: readonly string[]): string {
+/**
+ * The CLI's own complaint on one line: its stderr (which the Automation API puts after a first line
+ * quoting the command, dropped here), else the message; secrets blanked either way.
+ */
+export function errorText(error: unknown, secrets: readonly string[]): string {
   const stderr = (error as { commandResult?: { stderr?: unknown } }).commandResult?.stderr;
   const text =
     typeof stderr === "string" && stderr.trim() !== ""
-      ? stderr.trim()
+      ? stderr
       : error instanceof Error
         ? error.message
         : String(error);
-  return redact(text, secrets);
+  const lines = text
+    .split("\n")
+    .map((line) => line.trim().replace(/^error: /, ""))
+    .filter((line) => line !== "" && !line.startsWith("Command failed"));
+  return redact(lines.join(" ") || text.trim(), secrets);
 }
 
 /** `text` with every secret value replaced by `[secret]`. */

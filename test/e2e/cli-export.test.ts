@@ -200,6 +200,34 @@ describe("notification-handlers export, then pulumi up of the exported project",
         expect(stateText.includes(secret), "a secret in the state").toBe(false);
         expect(output.includes(secret), "a secret in the commands' output").toBe(false);
       }
+      if (target.emulate !== undefined) return;
+
+      // --stack of a stack that exists: refused, and with --force its config is set again.
+      const again = join(root, "again", "handlers");
+      const exportAgain = (extra: string[], env2: NodeJS.ProcessEnv): Promise<CommandResult> =>
+        runCommand(exportBin, ["export", "--base-url", server!.url, "--out", again, ...extra], {
+          cwd: root,
+          env: { ...env2, NOTIFICATION_HANDLERS_API_KEY: key },
+        });
+      const exists = await exportAgain(["--stack", "dev"], env);
+      expect(exists.code).toBe(1);
+      expect(exists.stderr).toContain(
+        "the stack dev already exists in the current backend; choose another --stack, or pass --force to set its config",
+      );
+      const forced = await exportAgain(["--stack", "dev", "--force"], env);
+      expect(forced.code, forced.stderr).toBe(0);
+      // Without the passphrase the local backend cannot make a stack: the CLI's reason, no secret.
+      const { PULUMI_CONFIG_PASSPHRASE: _, ...noPassphrase } = env;
+      const failed = await exportAgain(["--stack", "staging", "--force"], noPassphrase);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(
+        /^notification-handlers: making the stack staging failed: .*passphrase/im,
+      );
+      for (const result of [exists, forced, failed]) {
+        for (const secret of [key, ...Object.values(SECRETS)]) {
+          expect(`${result.stdout}${result.stderr}`.includes(secret), "a secret in the output").toBe(false);
+        }
+      }
     });
   });
 });
