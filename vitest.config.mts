@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { findPostgresBin } from "./scripts/postgres";
+import { findPostgresBin } from "./scripts/postgres.js";
 
 const reporters = process.env.CI
   ? ["default", ["json", { outputFile: "test-results/vitest.json" }]]
