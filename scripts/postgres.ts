@@ -1,7 +1,7 @@
 /**
  * A throwaway PostgreSQL server for the tests and the benchmark: initdb in a temporary folder, then
  * `postgres` listening on 127.0.0.1 at a port the OS picked free, and its socket in that folder.
- * Durability is off (fsync, synchronous_commit): the data lives only as long as the run.
+ * Durability is off (fsync, synchronous_commit) unless asked for: the data lives only as long as the run.
  *
  * The server binaries come from `POSTGRES_BIN` (a folder), else the newest
  * `/usr/lib/postgresql/<version>/bin` (Debian's `postgresql` package), else `initdb` on the PATH.
@@ -129,8 +129,16 @@ async function waitUntilReady(url: string, server: ChildProcess, log: () => stri
   }
 }
 
+/** Options of {@link startPostgres}. */
+export interface StartPostgresOptions {
+  /** Sync every commit to disk, as a real deployment does (the benchmark); off by default (tests). */
+  readonly durable?: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
 /** Starts a throwaway server; `stop()` it when done. Throws when the binaries are missing. */
-export async function startPostgres(env: NodeJS.ProcessEnv = process.env): Promise<LocalPostgres> {
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<LocalPostgres> {
+  const env = options.env ?? process.env;
   const found = findPostgresBin(env);
   if ("missing" in found) throw new Error(found.missing);
   const user = serverUser(env);
@@ -164,12 +172,9 @@ export async function startPostgres(env: NodeJS.ProcessEnv = process.env): Promi
         String(port),
         "-k",
         root,
-        "-c",
-        "fsync=off",
-        "-c",
-        "synchronous_commit=off",
-        "-c",
-        "full_page_writes=off",
+        ...(options.durable === true
+          ? []
+          : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
         "-c",
         "max_connections=300",
       ],

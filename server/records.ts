@@ -3,6 +3,7 @@
  * settings column, and how a database location is told apart and shown without its password.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { HandlerRecord } from "./repository";
 
 // A key is `nhk_<lookup>_<secret>`: the lookup finds the row without comparing secrets in SQL,
 // then the hash of the whole key is compared in constant time.
@@ -52,6 +53,46 @@ export function parseSettings(json: string): Record<string, string> {
     settings[key] = value;
   }
   return settings;
+}
+
+/** A row as a driver answers it: column name to value. */
+export type Row = Readonly<Record<string, unknown>>;
+
+/** An integer column; 64-bit ones may arrive as strings (pg keeps them exact). Ids fit in 2^53. */
+export function intColumn(row: Row, column: string): number {
+  const value = row[column];
+  const number = typeof value === "string" ? Number(value) : value;
+  if (typeof number === "number" && Number.isSafeInteger(number)) return number;
+  throw new Error(`column ${column} is not an integer`);
+}
+
+/** A text column. */
+export function textColumn(row: Row, column: string): string {
+  const value = row[column];
+  if (typeof value === "string") return value;
+  throw new Error(`column ${column} is not text`);
+}
+
+function textOrNull(row: Row, column: string): string | null {
+  return row[column] === null ? null : textColumn(row, column);
+}
+
+/**
+ * A notification_handlers row as a record. The name and the flag are read by the store, whose
+ * column types for them differ (SQLite: text and 0/1; PostgreSQL: bytes and a boolean).
+ */
+export function handlerFromRow(row: Row, name: string, isEnabled: boolean): HandlerRecord {
+  return {
+    id: intColumn(row, "id"),
+    userId: intColumn(row, "user_id"),
+    type: textOrNull(row, "type"),
+    name,
+    settings: parseSettings(textColumn(row, "settings")),
+    isEnabled,
+    lastDatetime: textOrNull(row, "last_datetime"),
+    datetime: textColumn(row, "datetime"),
+    activationCode: textOrNull(row, "email_activation_code"),
+  };
 }
 
 const POSTGRES_SCHEMES = ["postgres:", "postgresql:"];

@@ -12,7 +12,17 @@
 import pg from "pg";
 import type { Clock } from "./clock";
 import { RATE_LIMIT_WINDOW_MS, type RateLimitState, type RequestLimiter, windowState } from "./rate-limit";
-import { fold, hashKey, keyLookup, keyMatches, newApiKey, parseSettings, redactUrl } from "./records";
+import {
+  type Row,
+  fold,
+  handlerFromRow,
+  hashKey,
+  intColumn as int,
+  keyLookup,
+  keyMatches,
+  newApiKey,
+  redactUrl,
+} from "./records";
 import type {
   ApiKeyOptions,
   HandlerChange,
@@ -83,49 +93,20 @@ const ORDER_COLUMNS: Record<HandlerOrderBy, string> = {
   name: "name_fold",
 };
 
-type Row = Record<string, unknown>;
-
-/** BIGINT and count(*) arrive as strings (pg keeps 64-bit integers exact); ids fit in 2^53. */
-function int(row: Row, column: string): number {
-  const value = row[column];
-  const number = typeof value === "string" ? Number(value) : value;
-  if (typeof number === "number" && Number.isSafeInteger(number)) return number;
-  throw new Error(`column ${column} is not an integer`);
-}
-
-function text(row: Row, column: string): string {
-  const value = row[column];
-  if (typeof value === "string") return value;
-  throw new Error(`column ${column} is not text`);
-}
-
-function textOrNull(row: Row, column: string): string | null {
-  return row[column] === null ? null : text(row, column);
-}
-
 /** A name as stored: its UTF-8 bytes. */
 function utf8(value: string): Buffer {
   return Buffer.from(value, "utf8");
 }
 
-function bytesAsText(row: Row, column: string): string {
-  const value = row[column];
-  if (value instanceof Uint8Array) return Buffer.from(value).toString("utf8");
-  throw new Error(`column ${column} is not bytes`);
+function toRecord(row: Row): HandlerRecord {
+  const name = row["name"];
+  if (!(name instanceof Uint8Array)) throw new Error("column name is not bytes");
+  return handlerFromRow(row, Buffer.from(name).toString("utf8"), row["is_enabled"] === true);
 }
 
-function toRecord(row: Row): HandlerRecord {
-  return {
-    id: int(row, "id"),
-    userId: int(row, "user_id"),
-    type: textOrNull(row, "type"),
-    name: bytesAsText(row, "name"),
-    settings: parseSettings(text(row, "settings")),
-    isEnabled: row["is_enabled"] === true,
-    lastDatetime: textOrNull(row, "last_datetime"),
-    datetime: text(row, "datetime"),
-    activationCode: textOrNull(row, "email_activation_code"),
-  };
+/** The columns a create or an update writes, in this order: type, name, its fold, settings, flag. */
+function dataColumns(data: HandlerData): unknown[] {
+  return [data.type, utf8(data.name), utf8(fold(data.name)), JSON.stringify(data.settings), data.isEnabled];
 }
 
 const HANDLER_COLUMNS =
@@ -280,16 +261,7 @@ class PostgresRepository implements Repository {
       `INSERT INTO notification_handlers
          (user_id, type, name, name_fold, settings, is_enabled, last_datetime, datetime, email_activation_code)
        VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8) RETURNING ${HANDLER_COLUMNS}`,
-      [
-        userId,
-        data.type,
-        utf8(data.name),
-        utf8(fold(data.name)),
-        JSON.stringify(data.settings),
-        data.isEnabled,
-        now,
-        data.activationCode ?? null,
-      ],
+      [userId, ...dataColumns(data), now, data.activationCode ?? null],
     );
     if (row === undefined) throw new Error("insert returned no row");
     return toRecord(row);
@@ -327,18 +299,7 @@ class PostgresRepository implements Repository {
            is_enabled = $5, last_datetime = $6,
            email_activation_code = CASE WHEN $7 THEN email_activation_code ELSE $8 END
          WHERE id = $9 AND user_id = $10 RETURNING ${HANDLER_COLUMNS}`,
-        [
-          data.type,
-          utf8(data.name),
-          utf8(fold(data.name)),
-          JSON.stringify(data.settings),
-          data.isEnabled,
-          now,
-          keepCode,
-          data.activationCode ?? null,
-          id,
-          userId,
-        ],
+        [...dataColumns(data), now, keepCode, data.activationCode ?? null, id, userId],
       );
       return updated.rows[0] === undefined ? undefined : toRecord(updated.rows[0]);
     });

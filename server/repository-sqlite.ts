@@ -8,7 +8,16 @@
 import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from "node:sqlite";
 import type { Clock } from "./clock";
 import { RateLimiter, type RequestLimiter } from "./rate-limit";
-import { fold, hashKey, keyLookup, keyMatches, newApiKey, parseSettings } from "./records";
+import {
+  fold,
+  handlerFromRow,
+  hashKey,
+  intColumn as int,
+  keyLookup,
+  keyMatches,
+  newApiKey,
+  textColumn,
+} from "./records";
 import type {
   ApiKeyOptions,
   HandlerChange,
@@ -91,34 +100,8 @@ const ORDER_COLUMNS: Record<HandlerOrderBy, string> = {
 
 type Row = Record<string, SQLOutputValue>;
 
-function int(row: Row, column: string): number {
-  const value = row[column];
-  if (typeof value === "number" && Number.isSafeInteger(value)) return value;
-  throw new Error(`column ${column} is not an integer`);
-}
-
-function text(row: Row, column: string): string {
-  const value = row[column];
-  if (typeof value === "string") return value;
-  throw new Error(`column ${column} is not text`);
-}
-
-function textOrNull(row: Row, column: string): string | null {
-  return row[column] === null ? null : text(row, column);
-}
-
 function toRecord(row: Row): HandlerRecord {
-  return {
-    id: int(row, "id"),
-    userId: int(row, "user_id"),
-    type: textOrNull(row, "type"),
-    name: text(row, "name"),
-    settings: parseSettings(text(row, "settings")),
-    isEnabled: int(row, "is_enabled") === 1,
-    lastDatetime: textOrNull(row, "last_datetime"),
-    datetime: text(row, "datetime"),
-    activationCode: textOrNull(row, "email_activation_code"),
-  };
+  return handlerFromRow(row, textColumn(row, "name"), int(row, "is_enabled") === 1);
 }
 
 class SqliteRepository implements Repository {
