@@ -38,7 +38,9 @@ const postgresProjects =
             name: "integration-postgres",
             include: POSTGRES_FILES,
             exclude: SQLITE_ONLY,
-            sequence: { groupOrder: 2 },
+            // After the SQLite run rather than beside it: the two at once on 2 cores slow the
+            // bounded-but-heavy tests (fuzz, kill -9) of both several times over.
+            sequence: { groupOrder: 3 },
             globalSetup: ["test/integration/postgres-setup.ts"],
             testTimeout: 30_000, // 30 s: real servers and processes
             hookTimeout: 60_000,
@@ -74,7 +76,7 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           // After the others: each e2e file runs engines of its own, two files at a time.
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 4 },
           globalSetup: ["test/e2e/global-setup.ts"],
           testTimeout: 300_000, // 5 min: each test runs several engine operations
           hookTimeout: 120_000,
