@@ -2,6 +2,8 @@
 #   docker build -t notification-handlers-server .
 #   docker run -p 8080:8080 -v nh-data:/data notification-handlers-server
 # Keys: docker run --rm -v nh-data:/data notification-handlers-server keys create --user alice
+# PostgreSQL instead of the SQLite file in /data (any number of containers on one database):
+#   docker run -p 8080:8080 -e DATABASE_URL=postgres://nh:secret@db:5432/nh notification-handlers-server
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
@@ -16,13 +18,14 @@ COPY scripts scripts
 COPY bench bench
 COPY examples examples
 RUN npx tsc -p tsconfig.build.json
-# The server needs Fastify alone at run time (the package's other dependencies serve the provider),
-# at the version the lockfile pins.
+# The server needs Fastify and the PostgreSQL client alone at run time (the package's other
+# dependencies serve the provider), at the versions the lockfile pins.
 RUN mkdir /out && cp -r dist/server dist/sdk /out/
 WORKDIR /out
 RUN npm init -y >/dev/null \
   && npm install --omit=dev --no-audit --no-fund --save-exact \
     "fastify@$(node -p "require('/src/package-lock.json').packages['node_modules/fastify'].version")" \
+    "pg@$(node -p "require('/src/package-lock.json').packages['node_modules/pg'].version")" \
   && rm -f package-lock.json
 
 FROM node:24-bookworm-slim

@@ -27,7 +27,7 @@ import type * as PackageModule from "../index";
 import { ensureEngine } from "../scripts/engine";
 import { createOfflineStack } from "../scripts/offline-stack";
 import { formatDatetime } from "../sdk/resources/notification-handlers";
-import { buildApp, openRepository } from "../server/app";
+import { buildApp, openSqliteRepository } from "../server/app";
 
 const ROOT = resolve(__dirname, "..", "..");
 const N = 100;
@@ -38,14 +38,14 @@ const BEFORE = { createUp: 2 * N, destroy: 2 * N, noop: Math.ceil(N / 1000), rat
 
 interface CountingServer {
   url: string;
-  newKey(): string;
+  newKey(): Promise<string>;
   /** Requests served since the last call, by kind. */
   take(): { lists: number; reads: number; writes: number; total: number; spanMs: number };
   close(): Promise<void>;
 }
 
 async function startServer(rateLimit: number, emulate?: "2026"): Promise<CountingServer> {
-  const repository = openRepository(":memory:");
+  const repository = openSqliteRepository(":memory:");
   const app = buildApp({ repository, rateLimit, ...(emulate === undefined ? {} : { emulate }) });
   let served: { method: string; path: string; at: number }[] = [];
   app.addHook("onResponse", (request, _reply, done) => {
@@ -55,9 +55,9 @@ async function startServer(rateLimit: number, emulate?: "2026"): Promise<Countin
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   return {
     url,
-    newKey: () => {
+    newKey: async () => {
       const now = formatDatetime(new Date());
-      return repository.createApiKey(repository.ensureUser(`bench-${randomUUID()}`, now), now);
+      return repository.createApiKey(await repository.ensureUser(`bench-${randomUUID()}`, now), now);
     },
     take() {
       const all = served;
@@ -71,7 +71,7 @@ async function startServer(rateLimit: number, emulate?: "2026"): Promise<Countin
     },
     async close() {
       await app.close();
-      repository.close();
+      await repository.close();
     },
   };
 }
@@ -132,7 +132,7 @@ async function timedUp(binDir: string, kind: "provider" | "noop", server: Counti
   const offline = await stackFor(
     binDir,
     program(kind),
-    kind === "provider" ? config(server.url, server.newKey()) : {},
+    kind === "provider" ? config(server.url, await server.newKey()) : {},
   );
   try {
     const started = performance.now();
@@ -196,7 +196,7 @@ async function requests(binDir: string, server: CountingServer): Promise<void> {
   process.stdout.write(`## Requests served, ${N} handlers, rate limit off\n\n`);
   process.stdout.write(`| operation | before (one read per write) | now | lists | reads | writes |\n`);
   process.stdout.write(`|---|---|---|---|---|---|\n`);
-  const offline = await stackFor(binDir, program("provider"), config(server.url, server.newKey()));
+  const offline = await stackFor(binDir, program("provider"), config(server.url, await server.newKey()));
   try {
     const row = (name: string, before: number): void => {
       const c = server.take();
@@ -222,7 +222,7 @@ async function rateLimitedUp(binDir: string): Promise<void> {
     const offline = await stackFor(
       binDir,
       program("provider"),
-      config(limited.url, limited.newKey(), "replace"),
+      config(limited.url, await limited.newKey(), "replace"),
     );
     try {
       const started = performance.now();

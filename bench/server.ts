@@ -6,7 +6,7 @@
 import type { AddressInfo } from "node:net";
 import { HANDLER_TYPE_NAMES, type FieldRule, fieldsOf } from "../sdk/catalog";
 import { formatDatetime } from "../sdk/resources/notification-handlers";
-import { buildApp, openRepository } from "../server/app";
+import { buildApp, openSqliteRepository } from "../server/app";
 
 /** A listening server and what a client needs to call it. */
 export interface BenchServer {
@@ -45,18 +45,18 @@ function sampleValue(rule: FieldRule, field: string, n: number): string {
  * far longer than the benchmark. Reads, which are what is measured, do not depend on the difference.
  */
 export async function startBenchServer(count: number): Promise<BenchServer> {
-  const repository = openRepository(":memory:");
+  const repository = openSqliteRepository(":memory:");
   try {
     const now = formatDatetime(new Date());
-    const userId = repository.ensureUser("bench", now);
-    const apiKey = repository.createApiKey(userId, now);
+    const userId = await repository.ensureUser("bench", now);
+    const apiKey = await repository.createApiKey(userId, now);
     const ids: number[] = [];
     for (let n = 0; n < count; n++) {
       const type = HANDLER_TYPE_NAMES[n % HANDLER_TYPE_NAMES.length] ?? "email";
       const settings = Object.fromEntries(
         fieldsOf(type).map((spec) => [spec.field, sampleValue(spec.rule, spec.field, n)]),
       );
-      const record = repository.createHandler(
+      const record = await repository.createHandler(
         userId,
         { type, name: `Bench ${type} ${n}`, settings, isEnabled: n % 5 !== 0 },
         now,
@@ -75,11 +75,11 @@ export async function startBenchServer(count: number): Promise<BenchServer> {
       close: async () => {
         // The app was given the repository, so it leaves it open: close it after the server.
         await app.close();
-        repository.close();
+        await repository.close();
       },
     };
   } catch (error) {
-    repository.close();
+    await repository.close();
     throw error;
   }
 }

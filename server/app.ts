@@ -19,16 +19,16 @@ import { FEATURE_OFF_PAGE } from "./emulation/feature-off";
 import { ApiError, BODY_LIMIT, TITLES, installErrorHandling, sendError } from "./errors";
 import { type Presenter, referencePresenter } from "./presenter";
 import { DEFAULT_REQUEST_TIMEOUT, connectHandler, protocolErrorHandler, timeoutOptions } from "./protocol";
-import { RateLimiter } from "./rate-limit";
-import { type Repository, openRepository } from "./repository";
+import { isPostgresUrl } from "./records";
+import { type Repository, openSqliteRepository } from "./repository";
 import { registerHealthRoutes } from "./routes/health";
 import { AllowedMethods } from "./routes/methods";
 import { registerOpenApiRoute } from "./routes/openapi";
 import { referenceRules, registerNotificationHandlerRoutes } from "./routes/notification-handlers";
 import type { FormEntry } from "./schemas/notification-handlers";
 
-export { openRepository } from "./repository";
-export type { HandlerRecord, Repository } from "./repository";
+export { openRepository, openSqliteRepository } from "./repository";
+export type { HandlerChange, HandlerRecord, Repository } from "./repository";
 export type { Presenter } from "./presenter";
 export type { Clock } from "./clock";
 export { EMULATED_VERSIONS, type EmulatedVersion, isEmulatedVersion } from "./emulation";
@@ -41,8 +41,9 @@ export const DEFAULT_RATE_LIMIT = 60;
 /** How to build the app. */
 export interface BuildAppOptions {
   /**
-   * The database file to open, `:memory:` by default. The app owns it and closes it on `close()`.
-   * Ignored when `repository` is given.
+   * The SQLite file to open, `:memory:` by default. The app owns it and closes it on `close()`.
+   * Ignored when `repository` is given. A PostgreSQL store is opened with `await openRepository(url)`
+   * and passed as `repository` (opening it takes a connection, which a synchronous build cannot wait for).
    */
   readonly db?: string;
   /** An already-open store. The caller owns it: `close()` leaves it open. */
@@ -220,7 +221,12 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
 
   // Open the store after Fastify accepted its options, and close it if anything below fails.
   const ownsRepository = options.repository === undefined;
-  const repository = options.repository ?? openRepository(options.db ?? ":memory:");
+  if (ownsRepository && options.db !== undefined && isPostgresUrl(options.db)) {
+    throw new RangeError(
+      "db: a PostgreSQL URL is opened with `await openRepository(url)` and passed as `repository`",
+    );
+  }
+  const repository = options.repository ?? openSqliteRepository(options.db ?? ":memory:");
   try {
     // Methods Node parses but Fastify does not route by default (PROPFIND, LOCK...) still get a 405.
     for (const method of METHODS) {
@@ -263,7 +269,7 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
       publicUrl: options.publicUrl,
       authenticate: authenticator(
         repository,
-        rateLimit > 0 ? new RateLimiter(rateLimit, now) : undefined,
+        rateLimit > 0 ? repository.rateLimiter(rateLimit, now) : undefined,
         emulated?.authenticatorOptions,
       ),
       methods,
@@ -282,13 +288,12 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
       done(null, payload);
     });
     if (ownsRepository) {
-      app.addHook("onClose", (_instance, done) => {
-        repository.close();
-        done();
+      app.addHook("onClose", async () => {
+        await repository.close();
       });
     }
   } catch (error) {
-    if (ownsRepository) repository.close();
+    if (ownsRepository) void repository.close(); // SQLite closes at once
     throw error;
   }
   return app;

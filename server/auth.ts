@@ -1,7 +1,7 @@
 /** Bearer authentication and the per-key rate limit, run before anything else of a request. */
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, TITLES } from "./errors";
-import type { RateLimiter } from "./rate-limit";
+import type { RequestLimiter } from "./rate-limit";
 import type { Principal, Repository } from "./repository";
 
 declare module "fastify" {
@@ -37,17 +37,17 @@ export interface AuthenticatorOptions {
  */
 export function authenticator(
   repository: Repository,
-  limiter: RateLimiter | undefined,
+  limiter: RequestLimiter | undefined,
   options: AuthenticatorOptions = {},
-): (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
-  const check = (request: FastifyRequest, reply: FastifyReply): void => {
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return async (request, reply) => {
     const token = bearerToken(request.headers.authorization);
     if (token === undefined) throw ApiError.missingBearer();
-    const principal = repository.authenticate(token);
+    const principal = await repository.authenticate(token);
     if (principal === undefined) throw ApiError.noAccess();
     request.principal = principal;
     if (limiter === undefined || options.unlimited?.(principal) === true) return;
-    const state = limiter.hit(String(principal.keyId));
+    const state = await limiter.hit(String(principal.keyId));
     // Set before a possible throw: the error answer keeps headers already on the reply.
     reply.header("x-ratelimit-limit", String(state.limit));
     reply.header("x-ratelimit-remaining", String(state.remaining));
@@ -63,14 +63,6 @@ export function authenticator(
         ],
         { "retry-after": reset, "x-ratelimit-reset": reset },
       );
-    }
-  };
-  return (request, reply, done) => {
-    try {
-      check(request, reply);
-      done();
-    } catch (error) {
-      done(error as Error);
     }
   };
 }

@@ -18,7 +18,8 @@ import {
   isEmulatedVersion,
 } from "./app";
 import { formatDatetime } from "./clock";
-import { openRepository } from "./repository";
+import { isPostgresUrl, redactUrl, urlScheme } from "./records";
+import { type Repository, openRepository } from "./repository";
 
 /** Where `--db` points when it is not given, relative to the working directory. */
 export const DEFAULT_DB = "./.data/notification-handlers.db";
@@ -29,16 +30,17 @@ const DEFAULT_LOG_LEVEL = "info";
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 const USAGE = `Usage:
-  notification-handlers-server serve [--host ${DEFAULT_HOST}] [--port ${DEFAULT_PORT}] [--db PATH] [--public-url URL] [--rate-limit N]
+  notification-handlers-server serve [--host ${DEFAULT_HOST}] [--port ${DEFAULT_PORT}] [--db PATH|URL] [--public-url URL] [--rate-limit N]
       [--request-timeout SECONDS] [--log-level LEVEL]
       [--emulate ${EMULATED_VERSIONS.join("|")} [--plan-limit N] [--disable-type TYPE]...] [--feature-off]
-  notification-handlers-server keys create [--db PATH] --user NAME [--admin]
+  notification-handlers-server keys create [--db PATH|URL] --user NAME [--admin]
 
   Each of these options may come from the environment instead; a flag given wins over it:
     --host HOST, --port PORT, --db DATABASE_URL, --public-url PUBLIC_URL, --rate-limit RATE_LIMIT,
     --request-timeout REQUEST_TIMEOUT, --log-level LOG_LEVEL.
-  --db defaults to ${DEFAULT_DB}; ":memory:" keeps nothing. It is an SQLite file: a URL such as
-    postgres://... is refused.
+  --db is an SQLite file (default ${DEFAULT_DB}; ":memory:" keeps nothing) or a PostgreSQL URL,
+    postgres://USER:PASSWORD@HOST:PORT/DATABASE: several servers on one PostgreSQL database share its
+    data and one rate-limit budget per key. The schema is created or upgraded on open.
   --rate-limit is requests per API key and minute (default ${DEFAULT_RATE_LIMIT}; 0 turns it off).
   --request-timeout is how long a request's headers and body may take to arrive, in seconds
     (default ${DEFAULT_REQUEST_TIMEOUT / 1000}); a request that stalls is answered 408 and cut off.
@@ -127,15 +129,27 @@ function parseSeconds({ value, source }: Setting, min: number, max: number): num
 }
 
 /**
- * Checks the database setting and creates its folder, so a fresh checkout just works. A URL is
- * refused rather than taken as a file name (issue 10: `postgres://...` made a folder `postgres:`);
- * only its scheme is named, since a database URL may carry a password.
+ * Checks the database setting: a PostgreSQL URL is checked for form (it is connected to later), an
+ * SQLite path gets its folder created, so a fresh checkout just works. Any other URL is refused
+ * rather than taken as a file name (issue 10: `postgres://...` once made a folder `postgres:`).
+ * Errors show a URL without its password.
  */
 function prepareDb({ value, source }: Setting): string {
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(value)?.[1];
+  if (isPostgresUrl(value)) {
+    if (!URL.canParse(value)) {
+      throw new UsageError(
+        `${source} is not a valid PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE): ${redactUrl(value)}`,
+      );
+    }
+    if (new URL(value).hostname === "" && !new URL(value).searchParams.has("host")) {
+      throw new UsageError(`${source} names no host: ${redactUrl(value)}`);
+    }
+    return value;
+  }
+  const scheme = urlScheme(value);
   if (scheme !== undefined) {
     throw new UsageError(
-      `${source} is a ${scheme}:// URL; this server stores its data in an SQLite file: give a file path or ":memory:"`,
+      `${source} is a ${scheme}:// URL; give a postgres:// URL, an SQLite file path or ":memory:"`,
     );
   }
   if (value !== ":memory:") mkdirSync(dirname(resolve(value)), { recursive: true });
@@ -212,17 +226,29 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
     throw new UsageError("--plan-limit and --disable-type need --emulate");
   }
 
-  const app: FastifyInstance = buildApp({
-    db,
-    rateLimit,
-    requestTimeout,
-    ...(publicUrl === undefined ? {} : { publicUrl }),
-    ...(emulate === undefined ? {} : { emulate }),
-    ...(planLimit === undefined ? {} : { planLimit }),
-    ...(disabledTypes.length === 0 ? {} : { disabledTypes }),
-    featureOff: values["feature-off"] === true,
-    logger: { level: logLevel.value, stream: io.stderr },
+  const repository = await openRepository(db);
+  let app: FastifyInstance;
+  try {
+    app = buildApp({
+      repository,
+      rateLimit,
+      requestTimeout,
+      ...(publicUrl === undefined ? {} : { publicUrl }),
+      ...(emulate === undefined ? {} : { emulate }),
+      ...(planLimit === undefined ? {} : { planLimit }),
+      ...(disabledTypes.length === 0 ? {} : { disabledTypes }),
+      featureOff: values["feature-off"] === true,
+      logger: { level: logLevel.value, stream: io.stderr },
+    });
+  } catch (error) {
+    await repository.close();
+    throw error;
+  }
+  // The app was given the store, so it leaves it open: close it once the app has closed.
+  app.addHook("onClose", async () => {
+    await repository.close();
   });
+  app.log.info({ store: describeStore(repository, db) }, "store open");
   if (emulate !== undefined) app.log.info({ emulate }, `answering as deployed version ${emulate}`);
 
   let closing: Promise<void> | undefined;
@@ -261,7 +287,12 @@ function emulatedVersion(raw: string | boolean | undefined): EmulatedVersion | u
   return raw;
 }
 
-function keys(args: readonly string[], io: CliIo): number {
+/** The store for a log line: the kind and where, a URL without its password. */
+function describeStore(repository: Repository, db: string): string {
+  return `${repository.kind} ${repository.kind === "postgres" ? redactUrl(db) : db}`;
+}
+
+async function keys(args: readonly string[], io: CliIo): Promise<number> {
   const [action, ...rest] = args;
   if (action !== "create") {
     throw new UsageError(
@@ -275,15 +306,15 @@ function keys(args: readonly string[], io: CliIo): number {
   });
   const user = values.user === undefined ? "" : String(values.user).trim();
   if (user === "") throw new UsageError("keys create needs --user NAME");
-  const repository = openRepository(prepareDb(setting("db", values.db, io, DEFAULT_DB)));
+  const repository = await openRepository(prepareDb(setting("db", values.db, io, DEFAULT_DB)));
   try {
     const now = formatDatetime(Date.now());
-    const key = repository.createApiKey(repository.ensureUser(user, now), now, {
+    const key = await repository.createApiKey(await repository.ensureUser(user, now), now, {
       admin: values.admin === true,
     });
     io.stdout.write(`${key}\n`);
   } finally {
-    repository.close();
+    await repository.close();
   }
   return 0;
 }
@@ -303,7 +334,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
       case "serve":
         return await serve(args, io);
       case "keys":
-        return keys(args, io);
+        return await keys(args, io);
       case "help":
         io.stdout.write(`${USAGE}\n`);
         return 0;

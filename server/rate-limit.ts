@@ -1,4 +1,8 @@
-/** The per-key request limit: a fixed window that opens at a key's first request. */
+/**
+ * The per-key request limit: a fixed window that opens at a key's first request. The store decides
+ * where the windows live: in memory for SQLite (one process), in the database for PostgreSQL, so
+ * every instance on one database counts against one budget per key.
+ */
 import type { Clock } from "./clock";
 
 /** The length of a window. */
@@ -15,13 +19,36 @@ export interface RateLimitState {
   readonly resetSeconds: number;
 }
 
+/** Counts requests per key; `hit` may go to the database. */
+export interface RequestLimiter {
+  readonly limit: number;
+  /** Counts one request of `key` and says whether it may proceed. */
+  hit(key: string): RateLimitState | Promise<RateLimitState>;
+}
+
+/** The state of a window that opened at `start` (ms) and has counted `count` requests at `now`. */
+export function windowState(
+  limit: number,
+  start: number,
+  count: number,
+  now: number,
+  windowMs: number,
+): RateLimitState {
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
+  };
+}
+
 interface Window {
   start: number;
   count: number;
 }
 
 /** Counts requests per key in fixed windows. Kept in memory: a restart forgives everyone. */
-export class RateLimiter {
+export class RateLimiter implements RequestLimiter {
   readonly #windows = new Map<string, Window>();
 
   constructor(
@@ -40,12 +67,7 @@ export class RateLimiter {
       this.#windows.set(key, window);
     }
     window.count++;
-    return {
-      allowed: window.count <= this.limit,
-      limit: this.limit,
-      remaining: Math.max(0, this.limit - window.count),
-      resetSeconds: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)),
-    };
+    return windowState(this.limit, window.start, window.count, now, this.windowMs);
   }
 
   /** Forgets expired windows once many keys have been seen, so memory stays bounded. */

@@ -100,12 +100,12 @@ const COUNT_ALL: HandlerListFilter = {
 };
 
 /** Reads a create form the way every deployed version does. */
-function readCreate(
+async function readCreate(
   form: readonly FormEntry[],
   userId: number,
   repository: Repository,
   site: SiteOptions,
-): HandlerData {
+): Promise<HandlerData> {
   const post = postFields(form);
   const name = cleanLikeDeployed("name", post.get("name") ?? "");
   const rawType = post.get("type")?.trim() ?? "";
@@ -114,7 +114,7 @@ function readCreate(
   const type = readType(rawType, site);
   if (type === undefined) throw ApiError.badRequest([missing("type")]);
   if (site.planLimit !== undefined) {
-    const count = repository.listHandlers(userId, COUNT_ALL, 0, 0).total;
+    const count = (await repository.listHandlers(userId, COUNT_ALL, 0, 0)).total;
     if (count >= site.planLimit) throw planLimitExceeded();
   }
   const problems: Problem[] = [];

@@ -38,10 +38,10 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthRoutes
     reply.header("cache-control", "no-store").send({ status: "ok" }),
   );
 
-  app.get(READY_PATH, quiet, (request, reply) => {
+  app.get(READY_PATH, quiet, async (request, reply) => {
     if (options.closing()) throw notReady("The server is shutting down.");
     try {
-      options.repository.ping();
+      await options.repository.ping();
     } catch (error) {
       // The cause (a path, an SQLite message) stays in the log, as for any 5xx.
       request.log.error({ err: error }, "readiness check: the database does not answer");

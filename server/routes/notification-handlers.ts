@@ -1,11 +1,5 @@
 /** The notification-handler routes: list, create, read, update, delete, and 405 for other methods. */
-import type {
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  HookHandlerDoneFunction,
-  onRequestHookHandler,
-} from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { principalOf } from "../auth";
 import { type Clock, formatDatetime } from "../clock";
 import { ApiError, FORM_CONTENT_TYPES } from "../errors";
@@ -26,9 +20,12 @@ import {
  * deployed version; every method throws an `ApiError` for a request it refuses.
  */
 export interface HandlerRules {
-  /** The handler a create form describes, for the user `userId`. */
-  create(form: readonly FormEntry[], userId: number): HandlerData;
-  /** What an update stores over `current`, or undefined when it stores nothing. */
+  /** The handler a create form describes, for the user `userId` (a plan limit asks the store). */
+  create(form: readonly FormEntry[], userId: number): HandlerData | Promise<HandlerData>;
+  /**
+   * What an update stores over `current`, or undefined when it stores nothing. Called while the
+   * store holds the handler for the update, so it does no I/O.
+   */
   update(form: readonly FormEntry[], current: HandlerRecord): HandlerData | undefined;
   /** The filters, order and page a list request asks for. */
   list(query: Readonly<Record<string, readonly string[]>>): HandlerListQuery;
@@ -51,7 +48,7 @@ export interface NotificationHandlerRoutesOptions {
   /** Base of list links; undefined derives it from the request's Host. */
   readonly publicUrl: string | undefined;
   /** The onRequest hook that authenticates and rate-limits. */
-  readonly authenticate: onRequestHookHandler;
+  readonly authenticate: onRequestAsyncHookHandler;
   /** Where the routes record the methods of their paths and get their 405s. */
   readonly methods: AllowedMethods;
 }
@@ -115,11 +112,11 @@ export function registerNotificationHandlerRoutes(
   const publicUrl = options.publicUrl?.replace(/\/+$/, "");
 
   /** Answers 404 before the body is read when the id names none of the user's handlers. */
-  const requireHandler: onRequestHookHandler = (request, _reply, done: HookHandlerDoneFunction) => {
+  const requireHandler: onRequestAsyncHookHandler = async (request) => {
     const id = parseId((request.params as { id?: string }).id ?? "");
-    const found = id !== undefined && repository.getHandler(principalOf(request).userId, id) !== undefined;
-    if (found) done();
-    else done(ApiError.notFound());
+    const found =
+      id !== undefined && (await repository.getHandler(principalOf(request).userId, id)) !== undefined;
+    if (!found) throw ApiError.notFound();
   };
 
   const collectionUrl = (request: FastifyRequest): string => {
@@ -128,12 +125,12 @@ export function registerNotificationHandlerRoutes(
   };
 
   for (const url of COLLECTION_PATHS) {
-    app.get(url, { onRequest: authenticate }, (request, reply) => {
+    app.get(url, { onRequest: authenticate }, async (request, reply) => {
       const principal = principalOf(request);
       const raw = request.query as Record<string, string[]>;
       const query = rules.list(raw);
       const offset = (query.page - 1) * query.resultsPerPage;
-      const { records, total } = repository.listHandlers(
+      const { records, total } = await repository.listHandlers(
         principal.userId,
         query,
         query.resultsPerPage,
@@ -155,42 +152,41 @@ export function registerNotificationHandlerRoutes(
       );
     });
 
-    app.post(url, { onRequest: authenticate }, (request, reply) => {
+    app.post(url, { onRequest: authenticate }, async (request, reply) => {
       const principal = principalOf(request);
-      const data = rules.create(formOf(request), principal.userId);
-      const record = repository.createHandler(principal.userId, data, formatDatetime(now()));
+      const data = await rules.create(formOf(request), principal.userId);
+      const record = await repository.createHandler(principal.userId, data, formatDatetime(now()));
       return send(reply, presenter.created(record));
     });
   }
 
   const itemHooks = { onRequest: [authenticate, requireHandler] };
 
-  app.get(ITEM_PATH, itemHooks, (request, reply) => {
-    const record = repository.getHandler(principalOf(request).userId, idOf(request));
+  app.get(ITEM_PATH, itemHooks, async (request, reply) => {
+    const record = await repository.getHandler(principalOf(request).userId, idOf(request));
     if (record === undefined) throw ApiError.notFound();
     return send(reply, presenter.read(record));
   });
 
-  app.post(ITEM_PATH, itemHooks, (request, reply) => {
+  app.post(ITEM_PATH, itemHooks, async (request, reply) => {
     const { userId } = principalOf(request);
     const id = idOf(request);
     const form = formOf(request);
-    // Read again: the handler may have gone while the body arrived. From here on nothing awaits,
-    // so the read, the merge and the write see no other request in between.
-    const current = repository.getHandler(userId, id);
-    if (current === undefined) throw ApiError.notFound();
-    const data = rules.update(form, current);
-    const record =
-      data === undefined ? current : repository.updateHandler(userId, id, data, formatDatetime(now()));
+    // The store reads the handler again (it may have gone while the body arrived), merges the form
+    // into it and writes, atomically: no other update lands between the read and the write.
+    const record = await repository.updateHandler(
+      userId,
+      id,
+      (current) => rules.update(form, current),
+      formatDatetime(now()),
+    );
     if (record === undefined) throw ApiError.notFound();
     return send(reply, presenter.updated(record));
   });
 
-  app.delete(ITEM_PATH, itemHooks, (request, reply) => {
-    const { userId } = principalOf(request);
-    const id = idOf(request);
-    const record = repository.getHandler(userId, id);
-    if (record === undefined || !repository.deleteHandler(userId, id)) throw ApiError.notFound();
+  app.delete(ITEM_PATH, itemHooks, async (request, reply) => {
+    const record = await repository.deleteHandler(principalOf(request).userId, idOf(request));
+    if (record === undefined) throw ApiError.notFound();
     return send(reply, presenter.deleted(record));
   });
 

@@ -27,18 +27,18 @@ describe.each(TARGETS)("against $name", (target) => {
 
   describe("adopt", () => {
     it("takes over the handler of the same name and type, and the one with a given id, then manages them", async () => {
-      const key = ctx.server.newKey();
-      const byName = ctx.server.seed(key, {
+      const key = await ctx.server.newKey();
+      const byName = await ctx.server.seed(key, {
         type: "email",
         name: "Ops email",
         settings: { email: "old@example.com" },
       });
-      const otherType = ctx.server.seed(key, {
+      const otherType = await ctx.server.seed(key, {
         type: "slack",
         name: "Ops email",
         settings: { slack: "https://hooks.slack.com/x" },
       });
-      const byId = ctx.server.seed(key, {
+      const byId = await ctx.server.seed(key, {
         type: "webhook",
         name: "old hook",
         settings: { webhook: "https://example.com/old" },
@@ -73,7 +73,7 @@ describe.each(TARGETS)("against $name", (target) => {
       // In place, the adopted handlers are updated; with the replace strategy they are replaced.
       expect(up.outputs.ops?.value === byName).toBe(inPlace);
       expect(up.outputs.hook?.value === byId).toBe(inPlace);
-      const handlers = ctx.server.handlers(key);
+      const handlers = await ctx.server.handlers(key);
       expect(handlers).toHaveLength(3);
       expect(handlers.find((h) => h.id === up.outputs.ops?.value)).toMatchObject({
         type: "email",
@@ -91,45 +91,47 @@ describe.each(TARGETS)("against $name", (target) => {
       hookType = "slack";
       const replaced = await s.up();
       expect(replaced.summary.resourceChanges).toMatchObject({ replace: 1, same: 2 });
-      expect(ctx.server.handlers(key).find((h) => h.id === replaced.outputs.hook?.value)).toMatchObject({
+      expect(
+        (await ctx.server.handlers(key)).find((h) => h.id === replaced.outputs.hook?.value),
+      ).toMatchObject({
         type: "slack",
         name: "Deploy webhook",
       });
-      expect(ctx.server.handlers(key)).toHaveLength(3);
+      expect(await ctx.server.handlers(key)).toHaveLength(3);
 
       await s.destroy();
-      expect(ctx.server.handlers(key).map((h) => h.id)).toEqual([otherType]);
+      expect((await ctx.server.handlers(key)).map((h) => h.id)).toEqual([otherType]);
     });
 
     it("refuses to guess between several handlers of the same name, listing their ids", async () => {
-      const key = ctx.server.newKey();
-      const a = ctx.server.seed(key, { type: "internal_notification", name: "Inbox", settings: {} });
-      const b = ctx.server.seed(key, { type: "internal_notification", name: "Inbox", settings: {} });
+      const key = await ctx.server.newKey();
+      const a = await ctx.server.seed(key, { type: "internal_notification", name: "Inbox", settings: {} });
+      const b = await ctx.server.seed(key, { type: "internal_notification", name: "Inbox", settings: {} });
       const { NotificationHandler } = pkg();
       const s = await ctx.stack(key, () => {
         new NotificationHandler("inbox", { type: "internal_notification", name: "Inbox", adopt: true });
         return Promise.resolve({});
       });
       await expect(s.up()).rejects.toThrow(`(ids ${a}, ${b}); set adopt to the id of the one to take over`);
-      expect(ctx.server.handlers(key)).toHaveLength(2);
+      expect(await ctx.server.handlers(key)).toHaveLength(2);
     });
 
     it("creates normally when there is nothing to take over", async () => {
-      const key = ctx.server.newKey();
+      const key = await ctx.server.newKey();
       const { NotificationHandler } = pkg();
       const s = await ctx.stack(key, () => {
         new NotificationHandler("fresh", { type: "twilio_call", twilioCall: "+15551234567", adopt: true });
         return Promise.resolve({});
       });
       await s.up();
-      expect(ctx.server.handlers(key).map((h) => h.name)).toEqual(["fresh"]);
+      expect((await ctx.server.handlers(key)).map((h) => h.name)).toEqual(["fresh"]);
     });
   });
 
   describe("a create whose answer is lost", () => {
     it("finds the handler it made and takes it over: no duplicate, no orphan", async () => {
-      const key = ctx.server.newKey();
-      ctx.server.seed(key, {
+      const key = await ctx.server.newKey();
+      await ctx.server.seed(key, {
         type: "email",
         name: `lost "answer" & <b>co</b>`,
         settings: { email: "someone-else@example.com" },
@@ -147,7 +149,7 @@ describe.each(TARGETS)("against $name", (target) => {
       const before = cuts;
       const up = await s.up();
       expect(cuts).toBe(before + 1);
-      const handlers = ctx.server.handlers(key);
+      const handlers = await ctx.server.handlers(key);
       expect(handlers).toHaveLength(2);
       const mine = handlers.find((h) => h.settings.email === "mine@example.com");
       expect(up.outputs.id?.value).toBe(mine?.id);
@@ -158,13 +160,13 @@ describe.each(TARGETS)("against $name", (target) => {
 
   describe("reading existing handlers", () => {
     it("NotificationHandler.get and the lookups read handlers the program does not manage", async () => {
-      const key = ctx.server.newKey();
-      const id = ctx.server.seed(key, {
+      const key = await ctx.server.newKey();
+      const id = await ctx.server.seed(key, {
         type: "discord",
         name: "Shared Discord",
         settings: { discord: "https://discord.com/api/webhooks/9/z" },
       });
-      ctx.server.seed(key, { type: "email", name: "Other", settings: { email: "o@example.com" } });
+      await ctx.server.seed(key, { type: "email", name: "Other", settings: { email: "o@example.com" } });
       const { NotificationHandler, getNotificationHandler, getNotificationHandlers } = pkg();
       const s = await ctx.stack(key, async () => {
         const found = await getNotificationHandler({ name: "Shared Discord" });
@@ -183,13 +185,13 @@ describe.each(TARGETS)("against $name", (target) => {
       expect(up.outputs.readName?.value).toBe("Shared Discord");
       expect(up.outputs.readType?.value).toBe("discord");
       await s.destroy();
-      expect(ctx.server.handlers(key)).toHaveLength(2); // a read resource is never deleted
+      expect(await ctx.server.handlers(key)).toHaveLength(2); // a read resource is never deleted
     });
 
     it("the Output forms take Inputs, keep settings secret, and isInstance knows the resource", async () => {
-      const key = ctx.server.newKey();
+      const key = await ctx.server.newKey();
       const webhook = "https://discord.com/api/webhooks/7/lookup-secret";
-      ctx.server.seed(key, { type: "discord", name: "Shared Discord", settings: { discord: webhook } });
+      await ctx.server.seed(key, { type: "discord", name: "Shared Discord", settings: { discord: webhook } });
       const { NotificationHandler, getNotificationHandlerOutput, getNotificationHandlersOutput } = pkg();
       const pulumi = nativeRequire("@pulumi/pulumi") as typeof PulumiModule;
       const s = await ctx.stack(key, () => {

@@ -47,7 +47,7 @@ describe.each([
 ])("a defective update of an emulated $version instance", ({ version, defect }) => {
   it("fails the up naming the handler, the defect and the way out; the state agrees with the API; replace repairs it", async () => {
     const server = await serverFor(version);
-    const key = server.newKey();
+    const key = await server.newKey();
     const { NotificationHandler } = pkg();
     let name = "Ops";
     const s = await createStack({
@@ -72,7 +72,7 @@ describe.each([
     expect(error?.message).toContain("pulumi config set notification-handlers:updateStrategy replace");
 
     // The state records the handler as the server now has it, not as the program wanted it.
-    const [live] = server.handlers(key);
+    const [live] = await server.handlers(key);
     const state = await recorded(s, "ops");
     expect(state?.id).toBe(String(id));
     if (version === "2026") {
@@ -86,7 +86,7 @@ describe.each([
     await s.stack.setConfig("notification-handlers:updateStrategy", { value: "replace" });
     const repaired = await s.up();
     expect(repaired.summary.resourceChanges).toMatchObject({ replace: 1 });
-    const handlers = server.handlers(key);
+    const handlers = await server.handlers(key);
     expect(handlers).toHaveLength(1);
     expect(handlers[0]).toMatchObject({
       id: repaired.outputs.id?.value as number,
@@ -101,7 +101,7 @@ describe.each([
 describe("an email handler waiting for confirmation (emulated 2026)", () => {
   it("counts as enabled with no diff, and an output tells that it is pending", async () => {
     const server = await serverFor("2026");
-    const key = server.newKey();
+    const key = await server.newKey();
     const { NotificationHandler } = pkg();
     const s = await createStack({
       config: providerConfig(server.url, key, "replace"),
@@ -128,7 +128,7 @@ describe.each([
 ])("values the server cleans, against $name", ({ emulate, strategy }) => {
   it("show no diff on the second up: quotes, tags, &, long text and a + phone number", async () => {
     const server = await serverFor(emulate);
-    const key = server.newKey();
+    const key = await server.newKey();
     const { NotificationHandler } = pkg();
     // 110 characters with quotes: as entities (&#34; is 5 characters) it passes 128 and is cut.
     const longName = `On-call "primary" & 'backup' <b>rotation</b> ${'"x"'.repeat(20)}`.slice(0, 110);
@@ -164,7 +164,7 @@ describe.each([
     expect((await s.preview()).changeSummary).toMatchObject({ same: 5 });
     if (emulate !== undefined) {
       // The emulated server really rewrote them: the comparison, not luck, keeps the diff empty.
-      const stored = server.handlers(key);
+      const stored = await server.handlers(key);
       expect(stored.find((h) => h.type === "whatsapp")?.settings.whatsapp).toBe("447700900123");
       expect(stored.find((h) => h.type === "internal_notification")?.name).toHaveLength(128);
     }

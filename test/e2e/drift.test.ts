@@ -14,7 +14,7 @@ describe.each(TARGETS)("against $name", (target) => {
 
   describe("drift", () => {
     it("shows an edit and a delete made in the API in preview, and a plain up repairs both", async () => {
-      const key = ctx.server.newKey();
+      const key = await ctx.server.newKey();
       const { NotificationHandler } = pkg();
       const s = await ctx.stack(key, () => {
         const email = new NotificationHandler("ops", {
@@ -32,11 +32,11 @@ describe.each(TARGETS)("against $name", (target) => {
       const emailId = up.outputs.emailId?.value as number;
       const hookId = up.outputs.hookId?.value as number;
 
-      ctx.server.edit(key, emailId, {
+      await ctx.server.edit(key, emailId, {
         name: "Ops (edited in the UI)",
         settings: { email: "someone@example.com" },
       });
-      ctx.server.drop(key, hookId);
+      await ctx.server.drop(key, hookId);
 
       const preview = await s.preview();
       expect(preview.changeSummary).toMatchObject(inPlace ? { update: 1, replace: 1 } : { replace: 2 });
@@ -49,7 +49,7 @@ describe.each(TARGETS)("against $name", (target) => {
       expect(repair.summary.resourceChanges).toMatchObject(
         inPlace ? { update: 1, replace: 1 } : { replace: 2 },
       );
-      const handlers = ctx.server.handlers(key);
+      const handlers = await ctx.server.handlers(key);
       expect(handlers).toHaveLength(2);
       const repaired = handlers.find((h) => h.type === "email");
       expect(repaired).toMatchObject({ name: "Ops", settings: { email: "ops@example.com" } });
@@ -64,7 +64,7 @@ describe.each(TARGETS)("against $name", (target) => {
     });
 
     it("refresh records the live handler and drops one deleted in the API", async () => {
-      const key = ctx.server.newKey();
+      const key = await ctx.server.newKey();
       const { NotificationHandler } = pkg();
       const s = await ctx.stack(key, () => {
         const a = new NotificationHandler("a", { type: "twilio", twilio: "+15551230001" });
@@ -74,8 +74,8 @@ describe.each(TARGETS)("against $name", (target) => {
       const up = await s.up();
       const a = up.outputs.a?.value as number;
       const b = up.outputs.b?.value as number;
-      ctx.server.edit(key, a, { isEnabled: false });
-      ctx.server.drop(key, b);
+      await ctx.server.edit(key, a, { isEnabled: false });
+      await ctx.server.drop(key, b);
 
       const refreshed = await s.refresh();
       expect(refreshed.summary.resourceChanges).toMatchObject({ update: 1, delete: 1 });
@@ -92,18 +92,16 @@ describe.each(TARGETS)("against $name", (target) => {
 
       // The next up brings both back to the program.
       await s.up();
-      expect(
-        ctx.server
-          .handlers(key)
-          .map((h) => `${h.type} ${h.isEnabled}`)
-          .sort(),
-      ).toEqual(["internal_notification true", "twilio true"]);
+      expect((await ctx.server.handlers(key)).map((h) => `${h.type} ${h.isEnabled}`).sort()).toEqual([
+        "internal_notification true",
+        "twilio true",
+      ]);
     });
   });
 
   describe("request budget", () => {
     it("reads 50 handlers with one list request when nothing changes; writes made together share their verifying reads", async () => {
-      const key = ctx.server.newKey();
+      const key = await ctx.server.newKey();
       const { NotificationHandler } = pkg();
       const N = 50;
       let renamed = false;
@@ -154,7 +152,7 @@ describe.each(TARGETS)("against $name", (target) => {
       const destroyed = ctx.server.countSince(mark);
       expect(destroyed.writes).toBe(N);
       expect(destroyed.total).toBeLessThanOrEqual(floor);
-      expect(ctx.server.handlers(key)).toEqual([]);
+      expect(await ctx.server.handlers(key)).toEqual([]);
       process.stdout.write(
         `request budget against ${target.name}, N=${N}: up creates with ${created.total} requests, ` +
           `destroy with ${destroyed.total}; a no-op preview or up makes 1\n`,

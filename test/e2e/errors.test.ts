@@ -69,7 +69,7 @@ describe("invalid inputs", () => {
   it.each(cases)(
     "$what fails the preview naming the property, with no request to the API",
     async ({ args, expected }) => {
-      const key = server.newKey();
+      const key = await server.newKey();
       const { NotificationHandler } = pkg();
       const s = await track(
         createStack({
@@ -96,7 +96,7 @@ describe("invalid inputs", () => {
 
       await expect(s.up()).rejects.toThrow(expected[1] ?? "");
       expect(server.countSince(mark).total).toBe(0);
-      expect(server.handlers(key)).toEqual([]);
+      expect(await server.handlers(key)).toEqual([]);
     },
   );
 });
@@ -150,7 +150,7 @@ describe("configuration errors", () => {
 
 describe("secrets", () => {
   it("keeps credentials and the API key out of the exported state", async () => {
-    const key = server.newKey();
+    const key = await server.newKey();
     const { NotificationHandler } = pkg();
     const secrets = {
       slack: "https://hooks.slack.com/services/T0SECRET/B0SECRET/slack-secret-value",
@@ -187,7 +187,7 @@ describe("secrets", () => {
       }),
     );
     await s.up();
-    expect(server.handlers(key)).toHaveLength(4);
+    expect(await server.handlers(key)).toHaveLength(4);
     const state = await s.exportState();
     for (const value of [key, secrets.slack, secrets.telegram, ...secrets.x, secrets.webhook]) {
       expect(state.includes(value), "a secret value is in the state file").toBe(false);
@@ -207,7 +207,7 @@ describe("a create whose read-back fails", () => {
       cutAfterHandling: (method, path) => failReads && method === "GET" && /\/\d+$/.test(path),
     });
     try {
-      const key = flaky.newKey();
+      const key = await flaky.newKey();
       const { NotificationHandler } = pkg();
       const s = await track(
         createStack({
@@ -222,7 +222,7 @@ describe("a create whose read-back fails", () => {
         () => undefined,
         (e: unknown) => e as Error,
       );
-      const [made] = flaky.handlers(key);
+      const [made] = await flaky.handlers(key);
       expect(made).toBeDefined();
       expect(error?.message).toContain(`handler ${made?.id} exists, but`);
       expect(resourcesIn(await s.exportState())).toEqual([
@@ -232,7 +232,7 @@ describe("a create whose read-back fails", () => {
       failReads = false;
       const up = await s.up();
       expect(up.outputs.id?.value).toBe(made?.id);
-      expect(flaky.handlers(key)).toHaveLength(1);
+      expect(await flaky.handlers(key)).toHaveLength(1);
     } finally {
       await flaky.close();
     }

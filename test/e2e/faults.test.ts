@@ -41,7 +41,7 @@ describe.each(TARGETS)("through a proxy injecting 20% faults, against $name", (t
 
   it("an up of 50, renaming 25 and deleting 25, and a destroy each converge in one run", async () => {
     const srv = server!;
-    const key = srv.newKey();
+    const key = await srv.newKey();
     const { NotificationHandler } = pkg();
     let phase = 0;
     const s = await createStack({
@@ -62,7 +62,7 @@ describe.each(TARGETS)("through a proxy injecting 20% faults, against $name", (t
 
     /** The server holds exactly the handlers the stack manages: no duplicate, no orphan. */
     const expectConverged = async (ids: unknown, names: string[]): Promise<void> => {
-      const stored = srv.handlers(key);
+      const stored = await srv.handlers(key);
       expect(stored.map((h) => h.id).sort()).toEqual([...(ids as number[])].sort());
       expect(stored.map((h) => h.name).sort()).toEqual([...names].sort());
       const preview = await s.preview();
@@ -90,7 +90,7 @@ describe.each(TARGETS)("through a proxy injecting 20% faults, against $name", (t
 
     const destroyed = await s.destroy();
     expect(destroyed.summary.result).toBe("succeeded");
-    expect(srv.handlers(key)).toEqual([]);
+    expect(await srv.handlers(key)).toEqual([]);
 
     // The faults happened, of every kind, and none reached the user.
     const kinds = new Set(proxy!.faults.map((f) => f.split(" ")[1]));

@@ -18,7 +18,7 @@ import type * as PackageModule from "../../index";
 import { createOfflineStack } from "../../scripts/offline-stack";
 import {
   buildApp,
-  openRepository,
+  openSqliteRepository,
   type EmulatedVersion,
   type HandlerRecord,
   type Repository,
@@ -62,22 +62,22 @@ export interface TestServer {
   repository: Repository;
   served: Served[];
   /** A new API key for a new user. */
-  newKey(user?: string): string;
+  newKey(user?: string): Promise<string>;
   /** The handlers of a key's user, read from the store (no request is served), oldest first. */
-  handlers(key: string): HandlerRecord[];
+  handlers(key: string): Promise<HandlerRecord[]>;
   /** Changes a handler in the store, as an edit in the web UI would (no request is served). */
   edit(
     key: string,
     id: number,
     change: Partial<Pick<HandlerRecord, "name" | "isEnabled" | "settings">>,
-  ): void;
+  ): Promise<void>;
   /** Deletes a handler from the store, as the web UI would. */
-  drop(key: string, id: number): void;
+  drop(key: string, id: number): Promise<void>;
   /** Creates a handler in the store, as the web UI would; returns its id. */
   seed(
     key: string,
     data: Pick<HandlerRecord, "type" | "name" | "settings"> & { isEnabled?: boolean },
-  ): number;
+  ): Promise<number>;
   /** Requests served since `mark` (an index into `served`), by kind. */
   countSince(mark: number): { lists: number; reads: number; writes: number; total: number };
   close(): Promise<void>;
@@ -98,7 +98,7 @@ export interface StartServerOptions {
 
 /** Starts the reference server in this process. */
 export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
-  const repository = openRepository(":memory:");
+  const repository = openSqliteRepository(":memory:");
   const app = buildApp({
     repository,
     rateLimit: options.rateLimit ?? 0,
@@ -124,23 +124,30 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     url,
     repository,
     served,
-    newKey(user = `user-${randomUUID()}`) {
-      return repository.createApiKey(repository.ensureUser(user, stamp()), stamp());
+    async newKey(user = `user-${randomUUID()}`) {
+      return await repository.createApiKey(await repository.ensureUser(user, stamp()), stamp());
     },
-    handlers(key) {
-      return repository.listHandlers(userOf(repository, key), LIST_ALL, 10_000, 0).records.slice();
+    async handlers(key) {
+      return (
+        await repository.listHandlers(await userOf(repository, key), LIST_ALL, 10_000, 0)
+      ).records.slice();
     },
-    edit(key, id, change) {
-      const user = userOf(repository, key);
-      const current = repository.getHandler(user, id);
-      if (current === undefined) throw new Error(`no handler ${id}`);
-      repository.updateHandler(user, id, { ...current, ...change }, stamp());
+    async edit(key, id, change) {
+      const user = await userOf(repository, key);
+      const updated = await repository.updateHandler(
+        user,
+        id,
+        (current) => ({ ...current, ...change }),
+        stamp(),
+      );
+      if (updated === undefined) throw new Error(`no handler ${id}`);
     },
-    drop(key, id) {
-      repository.deleteHandler(userOf(repository, key), id);
+    async drop(key, id) {
+      await repository.deleteHandler(await userOf(repository, key), id);
     },
-    seed(key, data) {
-      return repository.createHandler(userOf(repository, key), { isEnabled: true, ...data }, stamp()).id;
+    async seed(key, data) {
+      const user = await userOf(repository, key);
+      return (await repository.createHandler(user, { isEnabled: true, ...data }, stamp())).id;
     },
     countSince(mark) {
       const slice = served.slice(mark);
@@ -153,7 +160,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     },
     async close() {
       await app.close();
-      repository.close();
+      await repository.close();
     },
   };
 }
@@ -166,8 +173,8 @@ const LIST_ALL = {
 
 const stamp = (): string => new Date().toISOString().slice(0, 19).replace("T", " ");
 
-function userOf(repository: Repository, key: string): number {
-  const principal = repository.authenticate(key);
+async function userOf(repository: Repository, key: string): Promise<number> {
+  const principal = await repository.authenticate(key);
   if (principal === undefined) throw new Error("unknown key");
   return principal.userId;
 }

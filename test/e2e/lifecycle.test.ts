@@ -10,7 +10,7 @@ describe.each(TARGETS)("against $name", (target) => {
   const ctx = useTarget(target);
 
   it("creates, changes nothing on a second up, renames and disables, replaces on type change, destroys", async () => {
-    const key = ctx.server.newKey();
+    const key = await ctx.server.newKey();
     const { NotificationHandler } = pkg();
     let variant = 0;
     const program = (): Promise<Record<string, unknown>> => {
@@ -38,12 +38,7 @@ describe.each(TARGETS)("against $name", (target) => {
     expect(first.summary.resourceChanges).toMatchObject({ create: 3 });
     const emailId = first.outputs.emailId?.value as number;
     const chatId = first.outputs.chatId?.value as number;
-    expect(
-      ctx.server
-        .handlers(key)
-        .map((r) => r.name)
-        .sort(),
-    ).toEqual(["On-call", "chat"]);
+    expect((await ctx.server.handlers(key)).map((r) => r.name).sort()).toEqual(["On-call", "chat"]);
 
     const second = await s.up();
     expect(second.summary.resourceChanges).toMatchObject({ same: 3 });
@@ -57,7 +52,7 @@ describe.each(TARGETS)("against $name", (target) => {
       expect(third.summary.resourceChanges).toMatchObject({ replace: 1, same: 2 });
       expect(third.outputs.emailId?.value).not.toBe(emailId);
     }
-    const renamed = ctx.server.handlers(key).filter((h) => h.type === "email");
+    const renamed = (await ctx.server.handlers(key)).filter((h) => h.type === "email");
     expect(renamed).toHaveLength(1);
     expect(renamed[0]).toMatchObject({
       id: third.outputs.emailId?.value as number,
@@ -69,15 +64,10 @@ describe.each(TARGETS)("against $name", (target) => {
     const fourth = await s.up();
     expect(fourth.summary.resourceChanges).toMatchObject({ replace: 1 });
     expect(fourth.outputs.chatId?.value).not.toBe(chatId);
-    expect(
-      ctx.server
-        .handlers(key)
-        .map((r) => r.type)
-        .sort(),
-    ).toEqual(["discord", "email"]);
+    expect((await ctx.server.handlers(key)).map((r) => r.type).sort()).toEqual(["discord", "email"]);
     expect((await s.up()).summary.resourceChanges).toMatchObject({ same: 3 });
 
     await s.destroy();
-    expect(ctx.server.handlers(key)).toEqual([]);
+    expect(await ctx.server.handlers(key)).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ afterAll(async () => {
 describe("the emulated rate limit of 60 requests a minute", () => {
   it("an up of 100 handlers finishes with no error reaching the user", { timeout: 600_000 }, async () => {
     server = await startServer({ emulate: "2026", rateLimit: 60 });
-    const key = server.newKey();
+    const key = await server.newKey();
     const { NotificationHandler } = pkg();
     const N = 100;
     stack = await createStack({
@@ -42,7 +42,7 @@ describe("the emulated rate limit of 60 requests a minute", () => {
     const seconds = (Date.now() - started) / 1000;
     expect(up.summary.result).toBe("succeeded");
     expect(up.summary.resourceChanges).toMatchObject({ create: N + 1 });
-    expect(server.handlers(key)).toHaveLength(N);
+    expect(await server.handlers(key)).toHaveLength(N);
 
     const served = server.served;
     const limited = served.filter((s) => s.status === 429).length;

@@ -38,7 +38,7 @@ async function setup(
 ): Promise<Setup> {
   const server = await startServer({ emulate: version, ...options });
   servers.push(server);
-  const key = server.key("alice");
+  const key = await server.key("alice");
   const client = new NotificationHandlersClient({ baseURL: server.url, apiKey: key, maxRetries: 0 });
   clients.push(client);
   return { server, key, client };
@@ -111,8 +111,8 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
   // Part B: "`whatsapp` is stored as an integer": beyond 2^53 a plain JSON parse would round it.
   it("retrieve and list: a whatsapp integer beyond 2^53 keeps every digit", async () => {
     const { server, key, client } = await setup(version);
-    const userId = server.repository.authenticate(key)?.userId ?? 0;
-    const { id } = server.repository.createHandler(
+    const userId = (await server.repository.authenticate(key))?.userId ?? 0;
+    const { id } = await server.repository.createHandler(
       userId,
       { type: "whatsapp", name: "Big", settings: { whatsapp: "12345678901234567" }, isEnabled: true },
       "2024-01-01 00:00:00",
@@ -138,8 +138,8 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
       is_pending: false,
     });
     // Part B: "some sites add `push_subscriber_id`; an unknown type in a response must not break a client".
-    const userId = server.repository.authenticate(key)?.userId ?? 0;
-    const push = server.repository.createHandler(
+    const userId = (await server.repository.authenticate(key))?.userId ?? 0;
+    const push = await server.repository.createHandler(
       userId,
       { type: "push_subscriber_id", name: "Push", settings: { push_subscriber_id: "abc" }, isEnabled: true },
       "2024-01-01 00:00:00",

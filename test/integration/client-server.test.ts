@@ -6,7 +6,7 @@
 
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, openRepository, type Repository } from "../../server/app";
+import { buildApp, type Repository } from "../../server/app";
 import {
   AuthenticationError,
   HANDLER_TYPES,
@@ -27,6 +27,7 @@ import {
   type NotificationHandlerUpdateParams,
 } from "../../sdk";
 import { virtualClock, type VirtualClock } from "./sdk-helpers";
+import { openTestRepository } from "./server-helpers";
 
 /** Two valid values per rule, for create and for update. */
 const SAMPLES: Record<FieldRule, readonly [string, string]> = {
@@ -57,22 +58,22 @@ interface Env {
 
 async function startServer(rateLimit: number): Promise<Env> {
   const clock = virtualClock(Date.UTC(2024, 0, 1));
-  const repository = openRepository(":memory:");
+  const repository = await openTestRepository();
   const app = buildApp({ repository, now: clock.now, rateLimit });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("no TCP address");
   const created = "2024-01-01 00:00:00";
   const keys = {
-    alice: repository.createApiKey(repository.ensureUser("alice", created), created),
-    bob: repository.createApiKey(repository.ensureUser("bob", created), created),
+    alice: await repository.createApiKey(await repository.ensureUser("alice", created), created),
+    bob: await repository.createApiKey(await repository.ensureUser("bob", created), created),
   };
   return { app, repository, url: `http://127.0.0.1:${address.port}`, clock, keys };
 }
 
 async function stopServer(env: Env): Promise<void> {
   await env.app.close();
-  env.repository.close();
+  await env.repository.close();
 }
 
 let env: Env;
@@ -195,7 +196,10 @@ describe("lists", () => {
 
   beforeAll(async () => {
     const created = "2024-01-01 00:00:00";
-    const key = env.repository.createApiKey(env.repository.ensureUser("lister", created), created);
+    const key = await env.repository.createApiKey(
+      await env.repository.ensureUser("lister", created),
+      created,
+    );
     user = new NotificationHandlersClient({
       baseURL: env.url,
       apiKey: key,
@@ -390,11 +394,11 @@ describe("errors from the reference server", () => {
 
   it("401: a revoked key is an AuthenticationError", async () => {
     const created = "2024-01-01 00:00:00";
-    const key = env.repository.createApiKey(env.repository.ensureUser("carol", created), created);
+    const key = await env.repository.createApiKey(await env.repository.ensureUser("carol", created), created);
     const client = new NotificationHandlersClient({ baseURL: env.url, apiKey: key });
     try {
       await client.notificationHandlers.list();
-      env.repository.revokeApiKey(key, created);
+      await env.repository.revokeApiKey(key, created);
       await expect(client.notificationHandlers.list()).rejects.toBeInstanceOf(AuthenticationError);
     } finally {
       await client.close();

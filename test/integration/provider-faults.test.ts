@@ -35,7 +35,7 @@ it(
   { timeout: 120_000 },
   async () => {
     server = await startServer();
-    const key = server.key();
+    const key = await server.key();
     proxy = await startFaultProxy(server.url, { rate: 0.25, seed: 3, slowMs: 1_500 });
     const notes: string[] = [];
     const ctx = new ProviderContext({ note: (m) => notes.push(m) });

@@ -7,7 +7,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, type CliProcess, call, runCli, startCli } from "./server-helpers";
+import { CLI, type CliProcess, call, closedPort, runCli, startCli } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";
 
@@ -244,20 +244,29 @@ describe("configuration from the environment", () => {
     expect(result.stderr).toContain(message);
   });
 
-  it("refuses a postgres:// database URL without making a folder or showing the password", async () => {
+  it("reports an unreachable PostgreSQL database, and refuses other URLs, without a folder or the password", async () => {
     const cwd = mkdtempSync(join(dir, "postgres-"));
     const secret = "pw-3c1f0b9e8d7a";
+    const port = await closedPort();
     for (const args of [["serve"], ["keys", "create", "--user", "alice"]]) {
-      const viaEnv = await runCli(args, cwd, { DATABASE_URL: `postgres://app:${secret}@127.0.0.1:5432/nh` });
-      expect(viaEnv.code).toBe(2);
+      const viaEnv = await runCli(args, cwd, {
+        DATABASE_URL: `postgres://app:${secret}@127.0.0.1:${port}/nh`,
+      });
+      expect(viaEnv.code).toBe(1);
       expect(viaEnv.stderr).toMatch(
-        /^notification-handlers-server: DATABASE_URL is a postgres:\/\/ URL;[^\n]+\n$/,
+        new RegExp(
+          `^notification-handlers-server: cannot open the PostgreSQL database postgres://app:\\*\\*\\*@127\\.0\\.0\\.1:${port}/nh: [^\\n]*ECONNREFUSED[^\\n]*\\n$`,
+        ),
       );
       expect(viaEnv.stderr).not.toContain(secret);
-      const viaFlag = await runCli([...args, "--db", `postgresql://app:${secret}@db/nh`], cwd);
+      const viaFlag = await runCli([...args, "--db", `mysql://app:${secret}@db/nh`], cwd);
       expect(viaFlag.code).toBe(2);
-      expect(viaFlag.stderr).toContain("--db is a postgresql:// URL");
+      expect(viaFlag.stderr).toContain("--db is a mysql:// URL");
       expect(viaFlag.stderr).not.toContain(secret);
+      const malformed = await runCli([...args, "--db", `postgres://app:${secret}@[bad/nh`], cwd);
+      expect(malformed.code).toBe(2);
+      expect(malformed.stderr).toContain("--db is not a valid PostgreSQL URL");
+      expect(malformed.stderr).not.toContain(secret);
     }
     expect(readdirSync(cwd)).toEqual([]);
   });

@@ -16,7 +16,7 @@ beforeAll(async () => {
   for (const version of VERSIONS) {
     const server = await startServer({ emulate: version, disabledTypes: ["slack"] });
     servers.set(version, server);
-    keys.set(version, server.key("alice"));
+    keys.set(version, await server.key("alice"));
   }
 });
 afterAll(async () => {
@@ -119,14 +119,14 @@ describe("Part B: an unknown or disabled type on create, and a plan limit, answe
   it.each(VERSIONS)("%s: the plan's handler limit (--plan-limit 2)", async (version) => {
     const server = await startServer({ emulate: version, planLimit: 2 });
     try {
-      const key = server.key();
+      const key = await server.key();
       const form = { name: "n", type: "internal_notification" };
       expect((await server.call("POST", PATH, { key, form })).status).toBe(201);
       expect((await server.call("POST", PATH, { key, form })).status).toBe(201);
       const third = await server.call("POST", PATH, { key, form });
       expect([third.status, third.json]).toEqual([401, PLAN_LIMIT]);
       // The limit is per user: another user still has room.
-      expect((await server.call("POST", PATH, { key: server.key("bob"), form })).status).toBe(201);
+      expect((await server.call("POST", PATH, { key: await server.key("bob"), form })).status).toBe(201);
     } finally {
       await server.close();
     }
@@ -188,7 +188,7 @@ describe("Part B: with the feature switched off, an HTML 404 page (text/html), b
       ...(version ? { emulate: version } : {}),
     });
     try {
-      const key = server.key();
+      const key = await server.key();
       const requests: Array<[string, string, string | undefined]> = [
         ["GET", PATH, undefined],
         ["GET", `${PATH}/`, key],

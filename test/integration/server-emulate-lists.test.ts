@@ -16,7 +16,7 @@ const servers = new Map<EmulatedVersion, { server: TestServer; key: string }>();
 beforeAll(async () => {
   for (const version of VERSIONS) {
     const server = await startServer({ emulate: version, publicUrl: "https://api.example.com" });
-    const key = server.key("alice");
+    const key = await server.key("alice");
     for (let i = 1; i <= 12; i++) {
       const form =
         i % 2 === 1

@@ -4,8 +4,8 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatedVersion, buildApp, openRepository, type Repository } from "../../server/app";
-import { manualClock } from "./server-helpers";
+import { type EmulatedVersion, buildApp, type Repository } from "../../server/app";
+import { manualClock, openTestRepository } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";
 const VERSIONS = ["2023", "2025", "2026"] as const;
@@ -15,19 +15,20 @@ let app: FastifyInstance | undefined;
 let repository: Repository | undefined;
 afterEach(async () => {
   await app?.close();
-  repository?.close();
+  await repository?.close();
   app = undefined;
   repository = undefined;
 });
 
 /** An emulating app with the default limit (no `rateLimit` option: 60), and two keys of one user. */
-function start(version: EmulatedVersion) {
+async function start(version: EmulatedVersion) {
   const clock = manualClock();
-  repository = openRepository(":memory:");
-  app = buildApp({ repository, emulate: version, now: clock.now });
-  const user = repository.ensureUser("alice", NOW);
-  const key = repository.createApiKey(user, NOW);
-  const admin = repository.createApiKey(user, NOW, { admin: true });
+  const store = await openTestRepository();
+  repository = store;
+  app = buildApp({ repository: store, emulate: version, now: clock.now });
+  const user = await store.ensureUser("alice", NOW);
+  const key = await store.createApiKey(user, NOW);
+  const admin = await store.createApiKey(user, NOW, { admin: true });
   const instance = app;
   const get = (as: string): Promise<LightMyRequestResponse> =>
     instance.inject({ method: "GET", url: PATH, headers: { authorization: `Bearer ${as}` } });
@@ -39,7 +40,7 @@ function start(version: EmulatedVersion) {
 // `X-RateLimit-Reset` (seconds) and no `Remaining`."
 describe("Part B: 60 requests a minute per key; X-RateLimit-Remaining 59 after the first; the 61st is a 429 with X-RateLimit-Reset and no Remaining", () => {
   it.each(VERSIONS)("%s", async (version) => {
-    const { clock, key, get } = start(version);
+    const { clock, key, get } = await start(version);
     const remaining: string[] = [];
     for (let i = 1; i <= 60; i++) {
       const answer = await get(key);
@@ -78,7 +79,7 @@ describe("Part B: 60 requests a minute per key; X-RateLimit-Remaining 59 after t
 // Part B: "Administrator keys get no rate-limit headers and no limit."
 describe("Part B: administrator keys get no rate-limit headers and no limit", () => {
   it.each(VERSIONS)("%s", async (version) => {
-    const { key, admin, get } = start(version);
+    const { key, admin, get } = await start(version);
     for (let i = 1; i <= 100; i++) {
       const answer = await get(admin);
       expect(answer.statusCode).toBe(200);
@@ -91,9 +92,10 @@ describe("Part B: administrator keys get no rate-limit headers and no limit", ()
 
   it("without --emulate an administrator key is an ordinary key (Part A knows no administrators)", async () => {
     const clock = manualClock();
-    repository = openRepository(":memory:");
-    app = buildApp({ repository, now: clock.now, rateLimit: 2 });
-    const admin = repository.createApiKey(repository.ensureUser("root", NOW), NOW, { admin: true });
+    const store = await openTestRepository();
+    repository = store;
+    app = buildApp({ repository: store, now: clock.now, rateLimit: 2 });
+    const admin = await store.createApiKey(await store.ensureUser("root", NOW), NOW, { admin: true });
     const get = () =>
       app?.inject({ method: "GET", url: PATH, headers: { authorization: `Bearer ${admin}` } });
     expect((await get())?.headers["x-ratelimit-remaining"]).toBe("1");

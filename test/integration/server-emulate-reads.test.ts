@@ -17,7 +17,7 @@ afterEach(async () => {
 
 async function start(version: EmulatedVersion): Promise<{ server: TestServer; key: string }> {
   server = await startServer({ emulate: version });
-  return { server, key: server.key("alice") };
+  return { server, key: await server.key("alice") };
 }
 
 async function create(s: TestServer, key: string, form: Record<string, string>): Promise<number> {
@@ -79,8 +79,8 @@ describe("Part B: is_enabled is a boolean up to 2025 and 0/1/2 in 2026 (2 = emai
 
   it("2026: an email handler the reference server stored (no confirmation pending) reads 1", async () => {
     const { server: s, key } = await start("2026");
-    const userId = s.repository.authenticate(key)?.userId ?? 0;
-    const record = s.repository.createHandler(
+    const userId = (await s.repository.authenticate(key))?.userId ?? 0;
+    const record = await s.repository.createHandler(
       userId,
       { type: "email", name: "Confirmed", settings: { email: "a@b.co" }, isEnabled: true },
       "2024-01-01 00:00:00",
@@ -119,7 +119,7 @@ describe("Part B: handlers carry extra fields (user_id)", () => {
   it.each(VERSIONS)("%s", async (version) => {
     const { server: s, key } = await start(version);
     const id = await create(s, key, HOOK);
-    const userId = s.repository.authenticate(key)?.userId;
+    const userId = (await s.repository.authenticate(key))?.userId;
     const data = await read(s, key, id);
     expect(Object.keys(data)).toEqual([
       "id",
@@ -150,8 +150,8 @@ describe("Part B: whatsapp is stored as an integer", () => {
 
   it("keeps every digit of a number beyond 2^53 stored by another client", async () => {
     const { server: s, key } = await start("2026");
-    const userId = s.repository.authenticate(key)?.userId ?? 0;
-    const record = s.repository.createHandler(
+    const userId = (await s.repository.authenticate(key))?.userId ?? 0;
+    const record = await s.repository.createHandler(
       userId,
       { type: "whatsapp", name: "w", settings: { whatsapp: "9223372036854775807" }, isEnabled: true },
       "2024-01-01 00:00:00",

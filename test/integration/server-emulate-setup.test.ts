@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type BuildAppOptions, buildApp } from "../../server/app";
-import { MIGRATIONS, SCHEMA_VERSION, openRepository } from "../../server/repository";
+import { MIGRATIONS, SCHEMA_VERSION, openSqliteRepository } from "../../server/repository";
 import { CLI, type CliProcess, call, runCli, startCli } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";
@@ -118,7 +118,7 @@ describe("notification-handlers-server serve --emulate", () => {
 });
 
 describe("schema version 2", () => {
-  it("upgrades a version 1 database in place: rows, ids never reused, keys not admin", () => {
+  it("upgrades a version 1 database in place: rows, ids never reused, keys not admin", async () => {
     const path = join(dir, "v1.db");
     const db = new DatabaseSync(path);
     db.exec(MIGRATIONS[0] ?? "");
@@ -132,12 +132,12 @@ describe("schema version 2", () => {
     db.exec("DELETE FROM notification_handlers WHERE id = 2");
     db.close();
 
-    const repository = openRepository(path);
+    const repository = openSqliteRepository(path);
     try {
       expect(SCHEMA_VERSION).toBe(2);
-      const key = repository.createApiKey(1, NOW);
-      expect(repository.authenticate(key)).toMatchObject({ userId: 1, isAdmin: false });
-      expect(repository.getHandler(1, 1)).toEqual({
+      const key = await repository.createApiKey(1, NOW);
+      expect(await repository.authenticate(key)).toMatchObject({ userId: 1, isAdmin: false });
+      expect(await repository.getHandler(1, 1)).toEqual({
         id: 1,
         userId: 1,
         type: "email",
@@ -149,14 +149,14 @@ describe("schema version 2", () => {
         activationCode: null,
       });
       // Id 2 was used before the upgrade: the next handler is 3.
-      const next = repository.createHandler(
+      const next = await repository.createHandler(
         1,
         { type: null, name: "damaged", settings: { "": "" }, isEnabled: true },
         NOW,
       );
       expect(next).toMatchObject({ id: 3, type: null });
     } finally {
-      repository.close();
+      await repository.close();
     }
   });
 });

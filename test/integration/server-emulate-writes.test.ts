@@ -18,17 +18,17 @@ afterEach(async () => {
 
 async function start(version: EmulatedVersion): Promise<{ server: TestServer; key: string }> {
   server = await startServer({ emulate: version });
-  return { server, key: server.key("alice") };
+  return { server, key: await server.key("alice") };
 }
 
-function userOf(s: TestServer, key: string): number {
-  const principal = s.repository.authenticate(key);
+async function userOf(s: TestServer, key: string): Promise<number> {
+  const principal = await s.repository.authenticate(key);
   if (principal === undefined) throw new Error("unknown key");
   return principal.userId;
 }
 
-function stored(s: TestServer, key: string, id: number) {
-  return s.repository.getHandler(userOf(s, key), id);
+async function stored(s: TestServer, key: string, id: number) {
+  return s.repository.getHandler(await userOf(s, key), id);
 }
 
 async function create(s: TestServer, key: string, form: Record<string, string>): Promise<number> {
@@ -60,7 +60,7 @@ describe("Part B: create answers 201 with {data:{id}} (2023) or the whole handle
     expect(answer.json).toEqual({
       data: {
         id: 1,
-        user_id: userOf(s, key),
+        user_id: await userOf(s, key),
         type: "telegram",
         name: "Bot",
         settings: '{"telegram":"123:abc","telegram_chat_id":"-100"}',
@@ -76,7 +76,13 @@ describe("Part B: create answers 201 with {data:{id}} (2023) or the whole handle
     const answer = await s.call("POST", PATH, { key, form: EMAIL });
     expect(answer.status).toBe(201);
     const data = (answer.json as { data: { id: number; settings: Record<string, unknown> } }).data;
-    expect(data).toMatchObject({ id: 1, user_id: userOf(s, key), type: "email", name: "Ops", is_enabled: 2 });
+    expect(data).toMatchObject({
+      id: 1,
+      user_id: await userOf(s, key),
+      type: "email",
+      name: "Ops",
+      is_enabled: 2,
+    });
     expect(data.settings).toEqual({
       email: "ops@example.com",
       email_is_confirmed: false,
@@ -98,7 +104,7 @@ describe('Part B: 2025 updates save nothing and answer id null, type null, setti
   it("2025", async () => {
     const { server: s, key } = await start("2025");
     const id = await create(s, key, TELEGRAM);
-    const before = stored(s, key, id);
+    const before = await stored(s, key, id);
     s.clock.advance(DAY);
     const answer = await s.call("POST", `${PATH}/${id}`, {
       key,
@@ -121,7 +127,7 @@ describe('Part B: 2025 updates save nothing and answer id null, type null, setti
       },
     });
     // Nothing saved, last_datetime included.
-    expect(stored(s, key, id)).toEqual(before);
+    expect(await stored(s, key, id)).toEqual(before);
     expect(before?.lastDatetime).toBeNull();
   });
 });
@@ -145,7 +151,7 @@ describe('Part B: 2026 updates store type null and settings {"": ""}, save name 
     expect(answer.json).toEqual({
       data: {
         id: String(id),
-        user_id: userOf(s, key),
+        user_id: await userOf(s, key),
         type: null,
         name: "Renamed",
         settings: { "": "" },
@@ -154,7 +160,7 @@ describe('Part B: 2026 updates store type null and settings {"": ""}, save name 
         datetime: "2024-01-01 00:00:00",
       },
     });
-    expect(stored(s, key, id)).toMatchObject({
+    expect(await stored(s, key, id)).toMatchObject({
       type: null,
       name: "Renamed",
       settings: { "": "" },
@@ -169,7 +175,7 @@ describe('Part B: 2026 updates store type null and settings {"": ""}, save name 
     const { server: s, key } = await start("2026");
     const id = await create(s, key, TELEGRAM);
     await s.call("POST", `${PATH}/${id}`, { key, form: { is_enabled: "0" } });
-    expect(stored(s, key, id)).toMatchObject({ type: null, name: "Bot", isEnabled: false });
+    expect(await stored(s, key, id)).toMatchObject({ type: null, name: "Bot", isEnabled: false });
   });
 });
 
@@ -184,7 +190,7 @@ describe("Part B: 2023 updates work and answer 200 {data:{id}} with the id as a 
       form: { name: "Renamed", telegram_chat_id: "@ops" },
     });
     expect([answer.status, answer.json]).toEqual([200, { data: { id: String(id) } }]);
-    expect(stored(s, key, id)).toMatchObject({
+    expect(await stored(s, key, id)).toMatchObject({
       type: "telegram",
       name: "Renamed",
       settings: { telegram: "123:abc", telegram_chat_id: "@ops" },
@@ -202,19 +208,19 @@ describe("Part B: 2023 updates work and answer 200 {data:{id}} with the id as a 
       form: { type: "email", email: "ops@example.com" },
     });
     expect(switched.status).toBe(200);
-    expect(stored(s, key, id)).toMatchObject({ type: "email", settings: { email: "ops@example.com" } });
+    expect(await stored(s, key, id)).toMatchObject({ type: "email", settings: { email: "ops@example.com" } });
   });
 
   it("2023: a new email address waits for confirmation again", async () => {
     const { server: s, key } = await start("2023");
     const id = await create(s, key, EMAIL);
-    const code = stored(s, key, id)?.activationCode;
+    const code = (await stored(s, key, id))?.activationCode;
     expect(code).toMatch(/^[0-9a-f]{32}$/);
     await s.call("POST", `${PATH}/${id}`, { key, form: { name: "Same address" } });
-    expect(stored(s, key, id)?.activationCode).toBe(code);
+    expect((await stored(s, key, id))?.activationCode).toBe(code);
     await s.call("POST", `${PATH}/${id}`, { key, form: { email: "new@example.com" } });
-    expect(stored(s, key, id)?.activationCode).toMatch(/^[0-9a-f]{32}$/);
-    expect(stored(s, key, id)?.activationCode).not.toBe(code);
+    expect((await stored(s, key, id))?.activationCode).toMatch(/^[0-9a-f]{32}$/);
+    expect((await stored(s, key, id))?.activationCode).not.toBe(code);
   });
 });
 
@@ -227,7 +233,7 @@ describe("Part B: delete answers 200 with an empty body and Content-Type applica
     expect(answer.status).toBe(200);
     expect(answer.text).toBe("");
     expect(answer.headers.get("content-type")).toMatch(/^application\/json(;|$)/);
-    expect(stored(s, key, id)).toBeUndefined();
+    expect(await stored(s, key, id)).toBeUndefined();
     expect((await s.call("DELETE", `${PATH}/${id}`, { key })).status).toBe(404);
   });
 });
@@ -247,15 +253,17 @@ describe("Part B: is_enabled on update must be 1/0; true is read as 0", () => {
     const id = await create(s, key, { ...TELEGRAM, is_enabled: enabled ? "0" : "1" });
     const answer = await s.call("POST", `${PATH}/${id}`, { key, form: { is_enabled: posted } });
     expect(answer.status).toBe(200);
-    expect(stored(s, key, id)?.isEnabled).toBe(enabled);
+    expect((await stored(s, key, id))?.isEnabled).toBe(enabled);
   });
 
   it.each(VERSIONS)("%s: create reads is_enabled the same way and defaults to enabled", async (version) => {
     const { server: s, key } = await start(version);
     const form = { name: "n", type: "internal_notification" };
-    expect(stored(s, key, await create(s, key, form))?.isEnabled).toBe(true);
-    expect(stored(s, key, await create(s, key, { ...form, is_enabled: "true" }))?.isEnabled).toBe(false);
-    expect(stored(s, key, await create(s, key, { ...form, is_enabled: "1" }))?.isEnabled).toBe(true);
+    expect((await stored(s, key, await create(s, key, form)))?.isEnabled).toBe(true);
+    expect((await stored(s, key, await create(s, key, { ...form, is_enabled: "true" })))?.isEnabled).toBe(
+      false,
+    );
+    expect((await stored(s, key, await create(s, key, { ...form, is_enabled: "1" })))?.isEnabled).toBe(true);
   });
 });
 
@@ -270,7 +278,7 @@ describe("Part B: updates set last_datetime", () => {
     const id = await create(s, key, TELEGRAM);
     s.clock.advance(DAY);
     expect((await s.call("POST", `${PATH}/${id}`, { key, form: { name: "x" } })).status).toBe(200);
-    expect(stored(s, key, id)?.lastDatetime).toBe(expected);
+    expect((await stored(s, key, id))?.lastDatetime).toBe(expected);
   });
 });
 
@@ -290,7 +298,7 @@ describe("Part B: values are cleaned when written, and cut rather than refused",
       x_access_token: "secret&<script>alert(1)</script>",
       x_access_token_secret: "t",
     });
-    const record = stored(s, key, id);
+    const record = await stored(s, key, id);
     expect(record?.name).toBe(
       `On-call &#34;primary&#34; & &#39;backup&#39; ${"n".repeat(200)}`.slice(0, 128),
     );
@@ -305,23 +313,23 @@ describe("Part B: values are cleaned when written, and cut rather than refused",
   it.each(VERSIONS)("%s: whatsapp and other phone numbers", async (version) => {
     const { server: s, key } = await start(version);
     const whatsapp = await create(s, key, { name: "w", type: "whatsapp", whatsapp: "+00447700900123" });
-    expect(stored(s, key, whatsapp)?.settings).toEqual({ whatsapp: "447700900123" });
+    expect((await stored(s, key, whatsapp))?.settings).toEqual({ whatsapp: "447700900123" });
     const twilio = await create(s, key, { name: "t", type: "twilio", twilio: " +15551234567 " });
-    expect(stored(s, key, twilio)?.settings).toEqual({ twilio: "+15551234567" });
+    expect((await stored(s, key, twilio))?.settings).toEqual({ twilio: "+15551234567" });
   });
 
   it("2023: update", async () => {
     const { server: s, key } = await start("2023");
     const id = await create(s, key, TELEGRAM);
     await s.call("POST", `${PATH}/${id}`, { key, form: { name: `<b>It's</b> "new"` } });
-    expect(stored(s, key, id)?.name).toBe("It&#39;s &#34;new&#34;");
+    expect((await stored(s, key, id))?.name).toBe("It&#39;s &#34;new&#34;");
   });
 
   it("2026: update (the name is saved, cleaned)", async () => {
     const { server: s, key } = await start("2026");
     const id = await create(s, key, TELEGRAM);
     await s.call("POST", `${PATH}/${id}`, { key, form: { name: `<b>It's</b> "new"` } });
-    expect(stored(s, key, id)?.name).toBe("It&#39;s &#34;new&#34;");
+    expect((await stored(s, key, id))?.name).toBe("It&#39;s &#34;new&#34;");
   });
 });
 
@@ -342,7 +350,7 @@ describe("deployed forms: unknown, foreign and file fields ignored; the last of 
     const answer = await s.call("POST", PATH, { key, form });
     expect(answer.status, answer.text).toBe(201);
     const id = (answer.json as { data: { id: number } }).data.id;
-    expect(stored(s, key, id)).toMatchObject({
+    expect(await stored(s, key, id)).toMatchObject({
       name: "last",
       type: "email",
       settings: { email: "ops@example.com" },

@@ -54,7 +54,7 @@ let key: string;
 
 beforeAll(async () => {
   server = await startServer();
-  key = server.key("alice");
+  key = await server.key("alice");
 });
 afterAll(() => server.close());
 
@@ -108,9 +108,9 @@ describe("authentication", () => {
   });
 
   it("stops accepting a key once it is revoked", async () => {
-    const doomed = server.key("alice");
+    const doomed = await server.key("alice");
     expect((await server.call("GET", PATH, { key: doomed })).status).toBe(200);
-    expect(server.repository.revokeApiKey(doomed, "2024-01-01 00:00:00")).toBe(true);
+    expect(await server.repository.revokeApiKey(doomed, "2024-01-01 00:00:00")).toBe(true);
     const answer = await server.call("GET", PATH, { key: doomed });
     expect(answer.status).toBe(401);
     expect(errorsOf(answer)[0]?.title).toBe("You do not have access to the API.");
@@ -529,7 +529,7 @@ describe("delete", () => {
 
 describe("tenancy", () => {
   it("hides a user's handlers from every other user", async () => {
-    const mallory = server.key("mallory");
+    const mallory = await server.key("mallory");
     const id = await create(createForm("email"));
     const before = await handler(id);
 

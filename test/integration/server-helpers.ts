@@ -1,14 +1,83 @@
-/** Shared set-up of the server tests: a real server on 127.0.0.1 port 0, keys, a clock, requests. */
+/**
+ * Shared set-up of the server tests: a real server on 127.0.0.1 port 0, keys, a clock, requests.
+ * The store is SQLite in memory, or, in the `integration-postgres` project, a fresh database on the
+ * run's PostgreSQL server (postgres-setup.ts): the same tests run against both stores.
+ */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { FastifyInstance } from "fastify";
-import { type BuildAppOptions, buildApp, openRepository, type Repository } from "../../server/app";
+import pg from "pg";
+import { inject } from "vitest";
+import {
+  type BuildAppOptions,
+  buildApp,
+  openRepository,
+  openSqliteRepository,
+  type Repository,
+} from "../../server/app";
 import { assertMatchesSpec } from "./openapi-check";
 
 /** The compiled command line, built by `npm run build`. */
 export const CLI = join(__dirname, "..", "..", "dist", "server", "main.js");
+
+/** The store this project runs the tests against. */
+export const STORE: "sqlite" | "postgres" = inject("postgresUrl") === undefined ? "sqlite" : "postgres";
+
+/** A new, empty database on the run's PostgreSQL server; its URL. Only in the PostgreSQL project. */
+export async function createTestDatabase(): Promise<string> {
+  const admin = inject("postgresUrl");
+  if (admin === undefined) throw new Error("no PostgreSQL server in this project");
+  const name = `nh_${randomBytes(6).toString("hex")}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * Every row of a test database as text (BYTEA as hex), to check what the store keeps: no API key,
+ * only its hash.
+ */
+export async function storedText(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const tables = ["users", "api_keys", "notification_handlers", "rate_limit_windows"];
+    const parts: string[] = [];
+    for (const table of tables) {
+      const { rows } = await client.query<{ row: string }>(`SELECT t::text AS row FROM ${table} t`);
+      parts.push(...rows.map((r) => r.row));
+    }
+    return parts.join("\n");
+  } finally {
+    await client.end();
+  }
+}
+
+/** An empty store of the kind under test: SQLite in memory, or a fresh PostgreSQL database. */
+export async function openTestRepository(): Promise<Repository> {
+  return STORE === "postgres" ? openRepository(await createTestDatabase()) : openSqliteRepository(":memory:");
+}
+
+/** A port on 127.0.0.1 that nothing listens on: taken from the OS, then let go. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === "string") throw new Error("no TCP address");
+  return address.port;
+}
 
 /** 2024-01-01 00:00:00 UTC, where test clocks start. */
 export const EPOCH = Date.UTC(2024, 0, 1);
@@ -52,7 +121,7 @@ export interface TestServer {
   url: string;
   clock: ManualClock;
   /** A new key for `user`, creating the user if needed. */
-  key: (user?: string) => string;
+  key: (user?: string) => Promise<string>;
   call: (method: string, path: string, options?: CallOptions) => Promise<Answer>;
   close: () => Promise<void>;
 }
@@ -94,7 +163,7 @@ export async function call(
 }
 
 /**
- * Starts the app on 127.0.0.1 port 0 over an in-memory store, with a manual clock. The rate limit is
+ * Starts the app on 127.0.0.1 port 0 over an empty store (see `openTestRepository`), with a manual clock. The rate limit is
  * off unless asked for, so tests that are not about it can make as many requests as they like. The
  * reference server's every answer is checked against the OpenAPI description (docs/openapi.json).
  */
@@ -102,7 +171,7 @@ export async function startServer(
   options: Omit<BuildAppOptions, "repository" | "db"> = {},
 ): Promise<TestServer> {
   const clock = manualClock();
-  const repository = openRepository(":memory:");
+  const repository = await openTestRepository();
   const app = buildApp({ now: clock.now, rateLimit: 0, ...options, repository });
   // The description is of Part A: emulated versions and other presenters answer otherwise on purpose.
   const reference =
@@ -116,8 +185,11 @@ export async function startServer(
     repository,
     url,
     clock,
-    key: (user = "alice") =>
-      repository.createApiKey(repository.ensureUser(user, "2024-01-01 00:00:00"), "2024-01-01 00:00:00"),
+    key: async (user = "alice") =>
+      repository.createApiKey(
+        await repository.ensureUser(user, "2024-01-01 00:00:00"),
+        "2024-01-01 00:00:00",
+      ),
     call: async (method, path, callOptions) => {
       const answer = await call(url, method, path, callOptions);
       if (reference) assertMatchesSpec(method, path, answer);
@@ -125,7 +197,7 @@ export async function startServer(
     },
     close: async () => {
       await app.close();
-      repository.close();
+      await repository.close();
     },
   };
 }

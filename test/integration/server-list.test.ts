@@ -34,7 +34,7 @@ function at(ms: number): string {
 
 /** A fresh user, so each test sees only its own handlers. */
 let users = 0;
-function newUser(): string {
+async function newUser(): Promise<string> {
   users += 1;
   return server.key(`user-${users}`);
 }
@@ -67,7 +67,7 @@ async function names(key: string, query: string): Promise<string[]> {
 describe("search", () => {
   let key: string;
   beforeAll(async () => {
-    key = newUser();
+    key = await newUser();
     for (const name of [
       "Ops Email",
       "DEV ops",
@@ -117,7 +117,7 @@ describe("search", () => {
 describe("filters", () => {
   let key: string;
   beforeAll(async () => {
-    key = newUser();
+    key = await newUser();
     await create(key, "mail on", { type: "email", email: "a@example.com" });
     await create(key, "mail off", { type: "email", email: "b@example.com", is_enabled: "0" });
     await create(key, "note on");
@@ -144,7 +144,7 @@ describe("datetime range", () => {
   let key: string;
   const start = EPOCH + 10 * HOUR;
   beforeAll(async () => {
-    key = newUser();
+    key = await newUser();
     server.clock.advance(start - server.clock.now());
     for (const name of ["h0", "h1", "h2", "h3"]) {
       await create(key, name);
@@ -190,7 +190,7 @@ describe("order", () => {
   let key: string;
   let all: Handler[];
   beforeAll(async () => {
-    key = newUser();
+    key = await newUser();
     // Names that tie case-insensitively, datetimes that tie, last_datetimes that are null or tie.
     const names = ["beta", "Alpha", "alpha", "gamma", "ALPHA", "Beta", "delta"];
     for (const [i, name] of names.entries()) {
@@ -254,7 +254,7 @@ describe("pagination", () => {
   let key: string;
   let ids: number[];
   beforeAll(async () => {
-    key = newUser();
+    key = await newUser();
     ids = [];
     // 35 handlers, 3 distinct names, all created in the same second: heavy ties on name and datetime.
     for (let i = 0; i < 35; i++) ids.push(await create(key, ["one", "two", "three"][i % 3] ?? ""));
@@ -307,7 +307,7 @@ describe("pagination", () => {
 describe("links", () => {
   let key: string;
   beforeAll(async () => {
-    key = newUser();
+    key = await newUser();
     for (let i = 0; i < 30; i++) await create(key, `handler ${i}`);
   });
 
@@ -358,7 +358,7 @@ describe("links", () => {
   it("uses the configured public URL as the base", async () => {
     const other = await startServer({ publicUrl: "https://api.example.com/" });
     try {
-      const answer = await other.call("GET", PATH, { key: other.key() });
+      const answer = await other.call("GET", PATH, { key: await other.key() });
       expect((answer.json as ListBody).links.self).toBe(
         "https://api.example.com/api/notification-handlers?page=1",
       );
@@ -381,8 +381,8 @@ describe("links", () => {
 
 describe("invalid parameters", () => {
   let key: string;
-  beforeAll(() => {
-    key = newUser();
+  beforeAll(async () => {
+    key = await newUser();
   });
 
   it.each([

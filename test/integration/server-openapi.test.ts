@@ -14,7 +14,7 @@ afterAll(() => server.close());
 
 describe("GET /api/openapi.json", () => {
   it("serves the generated document without a key, outside the rate limit", async () => {
-    const key = server.key();
+    const key = await server.key();
     expect((await server.call("GET", PATH, { key })).status).toBe(200);
     expect((await server.call("GET", PATH, { key })).status).toBe(429);
     for (const options of [{}, { key }]) {

@@ -5,11 +5,10 @@
 import { createConnection } from "node:net";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openRepository } from "../../server/app";
 import { installErrorHandling } from "../../server/errors";
 import { registerHealthRoutes } from "../../server/routes/health";
 import { AllowedMethods } from "../../server/routes/methods";
-import { type TestServer, startServer } from "./server-helpers";
+import { type TestServer, openTestRepository, startServer } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";
 /** The arrival limit of the server under test, short so that stalls are cut quickly. */
@@ -21,7 +20,7 @@ let port: number;
 
 beforeAll(async () => {
   server = await startServer({ requestTimeout: REQUEST_TIMEOUT });
-  key = server.key();
+  key = await server.key();
   port = Number(new URL(server.url).port);
 });
 afterAll(() => server.close());
@@ -214,7 +213,7 @@ describe("ids", () => {
   let ownKey: string;
   beforeAll(async () => {
     own = await startServer();
-    ownKey = own.key();
+    ownKey = await own.key();
     for (const name of ["one", "two", "three"]) {
       await own.call("POST", PATH, { key: ownKey, form: { name, type: "internal_notification" } });
     }
@@ -243,7 +242,7 @@ describe("probes", () => {
   it("answers /healthz and /readyz without a key and outside the rate limit", async () => {
     const limited = await startServer({ rateLimit: 1 });
     try {
-      const limitedKey = limited.key();
+      const limitedKey = await limited.key();
       expect((await limited.call("GET", PATH, { key: limitedKey })).status).toBe(200);
       expect((await limited.call("GET", PATH, { key: limitedKey })).status).toBe(429);
       for (let i = 0; i < 3; i++) {
@@ -265,7 +264,7 @@ describe("probes", () => {
   it("answers /readyz with 503 when the database does not answer, /healthz still 200", async () => {
     const broken = await startServer();
     try {
-      broken.repository.close();
+      await broken.repository.close();
       const ready = await broken.call("GET", "/readyz");
       expect(ready.status).toBe(503);
       expect(ready.json).toEqual({
@@ -316,7 +315,7 @@ describe("with the feature off", () => {
 describe("readiness while shutting down", () => {
   it("answers 503 once closing has begun, while liveness still answers", async () => {
     const app = Fastify();
-    const repository = openRepository(":memory:");
+    const repository = await openTestRepository();
     let closing = false;
     try {
       installErrorHandling(app);
@@ -331,7 +330,7 @@ describe("readiness while shutting down", () => {
       expect((await app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
     } finally {
       await app.close();
-      repository.close();
+      await repository.close();
     }
   });
 });

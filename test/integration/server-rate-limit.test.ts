@@ -1,7 +1,7 @@
 /** The per-key rate limit, driven by an injected clock: no test waits for a real minute. */
 import { afterEach, describe, expect, it } from "vitest";
-import { buildApp, openRepository } from "../../server/app";
-import { type TestServer, errorsOf, startServer } from "./server-helpers";
+import { buildApp } from "../../server/app";
+import { type TestServer, errorsOf, openTestRepository, startServer } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";
 
@@ -23,7 +23,7 @@ function limits(answer: { headers: Headers }): [string | null, string | null] {
 describe("rate limit", () => {
   it("counts down on every authenticated answer, then answers 429 until the window resets", async () => {
     const { call, clock, key } = await start(5);
-    const mine = key();
+    const mine = await key();
     const remaining: Array<string | null> = [];
     for (let i = 0; i < 5; i++) {
       const answer = await call("GET", PATH, { key: mine });
@@ -60,8 +60,8 @@ describe("rate limit", () => {
 
   it("counts each key on its own", async () => {
     const { call, key } = await start(2);
-    const first = key("alice");
-    const second = key("alice");
+    const first = await key("alice");
+    const second = await key("alice");
     await call("GET", PATH, { key: first });
     await call("GET", PATH, { key: first });
     expect((await call("GET", PATH, { key: first })).status).toBe(429);
@@ -72,7 +72,7 @@ describe("rate limit", () => {
 
   it("counts and labels error answers after authentication, not failed authentication", async () => {
     const { call, key } = await start(5);
-    const mine = key();
+    const mine = await key();
     expect(limits(await call("GET", PATH))).toEqual([null, null]);
     expect(limits(await call("GET", PATH, { key: "wrong" }))).toEqual([null, null]);
     const missing = await call("GET", `${PATH}/999`, { key: mine });
@@ -84,11 +84,11 @@ describe("rate limit", () => {
   });
 
   it("allows 60 requests a minute by default", async () => {
-    const repository = openRepository(":memory:");
+    const repository = await openTestRepository();
     const app = buildApp({ repository });
     try {
-      const key = repository.createApiKey(
-        repository.ensureUser("alice", "2024-01-01 00:00:00"),
+      const key = await repository.createApiKey(
+        await repository.ensureUser("alice", "2024-01-01 00:00:00"),
         "2024-01-01 00:00:00",
       );
       const answer = await app.inject({
@@ -100,13 +100,13 @@ describe("rate limit", () => {
       expect(answer.headers["x-ratelimit-remaining"]).toBe("59");
     } finally {
       await app.close();
-      repository.close();
+      await repository.close();
     }
   });
 
   it("is off with a limit of 0: no headers, no 429", async () => {
     const { call, key } = await start(0);
-    const mine = key();
+    const mine = await key();
     for (let i = 0; i < 100; i++) {
       const answer = await call("GET", PATH, { key: mine });
       expect(answer.status).toBe(200);

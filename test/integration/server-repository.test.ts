@@ -1,94 +1,112 @@
-/** The store on its own: keys kept only as hashes, the schema version, ownership of rows. */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCHEMA_VERSION, openRepository } from "../../server/repository";
+/**
+ * The store on its own, whichever it is (SQLite here, PostgreSQL in the integration-postgres
+ * project): keys and their revocation, ownership of rows, updates that read and write atomically.
+ */
+import { describe, expect, it } from "vitest";
+import type { HandlerData } from "../../server/repository";
+import { STORE, openTestRepository } from "./server-helpers";
 
 const NOW = "2024-01-01 00:00:00";
-let dir: string;
 
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "nh-repo-"));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-describe("API keys", () => {
-  it("are stored only as hashes", () => {
-    const path = join(dir, "keys.db");
-    const repository = openRepository(path);
-    const key = repository.createApiKey(repository.ensureUser("alice", NOW), NOW);
-    repository.close();
-    const secret = key.split("_").slice(2).join("_");
-    const bytes = readFileSync(path);
-    expect(bytes.includes(Buffer.from(secret))).toBe(false);
-    expect(bytes.includes(Buffer.from(key))).toBe(false);
+describe(`the ${STORE} store`, () => {
+  it("is the store under test", async () => {
+    const repository = await openTestRepository();
+    try {
+      expect(repository.kind).toBe(STORE);
+      await expect(repository.ping()).resolves.toBeUndefined();
+    } finally {
+      await repository.close();
+    }
+    await expect(repository.ping()).rejects.toThrow();
   });
 
-  it("authenticate their own user, until revoked", () => {
-    const repository = openRepository(":memory:");
+  it("authenticates keys of their own user, until revoked", async () => {
+    const repository = await openTestRepository();
     try {
-      const alice = repository.ensureUser("alice", NOW);
-      expect(repository.ensureUser("alice", NOW)).toBe(alice);
-      const bob = repository.ensureUser("bob", NOW);
-      const aliceKey = repository.createApiKey(alice, NOW);
-      const bobKey = repository.createApiKey(bob, NOW);
-      expect(repository.authenticate(aliceKey)?.userId).toBe(alice);
-      expect(repository.authenticate(bobKey)?.userId).toBe(bob);
+      const alice = await repository.ensureUser("alice", NOW);
+      expect(await repository.ensureUser("alice", NOW)).toBe(alice);
+      const bob = await repository.ensureUser("bob", NOW);
+      const aliceKey = await repository.createApiKey(alice, NOW);
+      const bobKey = await repository.createApiKey(bob, NOW);
+      expect((await repository.authenticate(aliceKey))?.userId).toBe(alice);
+      expect((await repository.authenticate(bobKey))?.userId).toBe(bob);
       // Right lookup part, wrong secret.
       const forged = `${aliceKey.slice(0, 21)}${"A".repeat(43)}`;
-      expect(repository.authenticate(forged)).toBeUndefined();
-      expect(repository.revokeApiKey(aliceKey, NOW)).toBe(true);
-      expect(repository.authenticate(aliceKey)).toBeUndefined();
-      expect(repository.revokeApiKey(aliceKey, NOW)).toBe(false);
+      expect(await repository.authenticate(forged)).toBeUndefined();
+      expect(await repository.revokeApiKey(aliceKey, NOW)).toBe(true);
+      expect(await repository.authenticate(aliceKey)).toBeUndefined();
+      expect(await repository.revokeApiKey(aliceKey, NOW)).toBe(false);
     } finally {
-      repository.close();
-    }
-  });
-});
-
-describe("schema", () => {
-  it("records its version and reopens without migrating again", () => {
-    const path = join(dir, "schema.db");
-    openRepository(path).close();
-    openRepository(path).close();
-    const db = new DatabaseSync(path, { readOnly: true });
-    try {
-      expect(db.prepare("SELECT version FROM schema_version").all()).toEqual([{ version: SCHEMA_VERSION }]);
-      expect(db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
-    } finally {
-      db.close();
+      await repository.close();
     }
   });
 
-  it("refuses a database from a newer version", () => {
-    const path = join(dir, "future.db");
-    openRepository(path).close();
-    const db = new DatabaseSync(path);
-    db.exec(`UPDATE schema_version SET version = ${SCHEMA_VERSION + 1}`);
-    db.close();
-    expect(() => openRepository(path)).toThrow(/newer than this server/);
-  });
-});
-
-describe("handlers", () => {
-  it("belong to one user: others can neither read, change, delete nor count them", () => {
-    const repository = openRepository(":memory:");
+  it("keeps handlers to one user: others can neither read, change, delete nor count them", async () => {
+    const repository = await openTestRepository();
     try {
-      const alice = repository.ensureUser("alice", NOW);
-      const bob = repository.ensureUser("bob", NOW);
+      const alice = await repository.ensureUser("alice", NOW);
+      const bob = await repository.ensureUser("bob", NOW);
       const data = { type: "email", name: "n", settings: { email: "a@b.co" }, isEnabled: true };
-      const record = repository.createHandler(alice, data, NOW);
-      expect(repository.getHandler(bob, record.id)).toBeUndefined();
-      expect(repository.updateHandler(bob, record.id, { ...data, name: "x" }, NOW)).toBeUndefined();
-      expect(repository.deleteHandler(bob, record.id)).toBe(false);
+      const record = await repository.createHandler(alice, data, NOW);
+      expect(await repository.getHandler(bob, record.id)).toBeUndefined();
+      expect(
+        await repository.updateHandler(bob, record.id, () => ({ ...data, name: "x" }), NOW),
+      ).toBeUndefined();
+      expect(await repository.deleteHandler(bob, record.id)).toBeUndefined();
       const filter = { datetimeField: "datetime", orderBy: "name", orderType: "ASC" } as const;
-      expect(repository.listHandlers(bob, filter, 10, 0)).toEqual({ records: [], total: 0 });
-      expect(repository.listHandlers(alice, filter, 10, 0).total).toBe(1);
-      expect(repository.getHandler(alice, record.id)).toEqual(record);
+      expect(await repository.listHandlers(bob, filter, 10, 0)).toEqual({ records: [], total: 0 });
+      expect((await repository.listHandlers(alice, filter, 10, 0)).total).toBe(1);
+      expect(await repository.getHandler(alice, record.id)).toEqual(record);
+      expect(await repository.deleteHandler(alice, record.id)).toEqual(record);
+      expect(await repository.getHandler(alice, record.id)).toBeUndefined();
     } finally {
-      repository.close();
+      await repository.close();
+    }
+  });
+
+  it("applies concurrent updates one after another: none is lost", async () => {
+    const repository = await openTestRepository();
+    try {
+      const alice = await repository.ensureUser("alice", NOW);
+      const data: HandlerData = { type: "internal_notification", name: "", settings: {}, isEnabled: true };
+      const { id } = await repository.createHandler(alice, data, NOW);
+      // Each update appends its letter to what it read: a lost update would drop a letter.
+      const letters = "abcdefghijklmnopqrst".split("");
+      await Promise.all(
+        letters.map((letter) =>
+          repository.updateHandler(alice, id, (current) => ({ ...data, name: current.name + letter }), NOW),
+        ),
+      );
+      const stored = await repository.getHandler(alice, id);
+      expect([...(stored?.name ?? "")].sort()).toEqual(letters);
+    } finally {
+      await repository.close();
+    }
+  });
+
+  it("stores nothing when the change throws or gives nothing", async () => {
+    const repository = await openTestRepository();
+    try {
+      const alice = await repository.ensureUser("alice", NOW);
+      const data: HandlerData = {
+        type: "internal_notification",
+        name: "kept",
+        settings: {},
+        isEnabled: true,
+      };
+      const record = await repository.createHandler(alice, data, NOW);
+      const refuse = (): never => {
+        throw new Error("refused");
+      };
+      await expect(repository.updateHandler(alice, record.id, refuse, "2024-01-02 00:00:00")).rejects.toThrow(
+        "refused",
+      );
+      expect(
+        await repository.updateHandler(alice, record.id, () => undefined, "2024-01-02 00:00:00"),
+      ).toEqual(record);
+      expect(await repository.getHandler(alice, record.id)).toEqual(record);
+    } finally {
+      await repository.close();
     }
   });
 });

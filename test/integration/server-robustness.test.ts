@@ -1,8 +1,15 @@
 /** Hostile and broken input: every one answers a documented 4xx, never a 500 or a crash. */
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, openRepository, type Repository } from "../../server/app";
-import { type Answer, type TestServer, errorsOf, parametersOf, startServer } from "./server-helpers";
+import { buildApp, type Repository } from "../../server/app";
+import {
+  type Answer,
+  type TestServer,
+  errorsOf,
+  openTestRepository,
+  parametersOf,
+  startServer,
+} from "./server-helpers";
 
 const PATH = "/api/notification-handlers";
 const LIMIT = 64 * 1024;
@@ -12,7 +19,7 @@ let key: string;
 
 beforeAll(async () => {
   server = await startServer();
-  key = server.key();
+  key = await server.key();
 });
 afterAll(() => server.close());
 
@@ -202,11 +209,11 @@ describe("server faults and logs", () => {
   let app: ReturnType<typeof buildApp>;
   let secretKey: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     lines = [];
-    repository = openRepository(":memory:");
-    secretKey = repository.createApiKey(
-      repository.ensureUser("alice", "2024-01-01 00:00:00"),
+    repository = await openTestRepository();
+    secretKey = await repository.createApiKey(
+      await repository.ensureUser("alice", "2024-01-01 00:00:00"),
       "2024-01-01 00:00:00",
     );
     // Listing fails inside the store, as a full disk or a corrupt file would.
@@ -228,7 +235,7 @@ describe("server faults and logs", () => {
   });
   afterAll(async () => {
     await app.close();
-    repository.close();
+    await repository.close();
   });
 
   it("answers a bug with a generic 500 and logs the cause", async () => {
