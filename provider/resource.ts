@@ -15,6 +15,18 @@ export type NotificationHandlerFields<T extends HandlerType> = {
   [F in FieldSpecOf<T> as F["property"]]: pulumi.Input<string>;
 };
 
+/**
+ * An explicit connection: one site (its base URL) and one account on it (an API key). Declare it
+ * once and pass it to every resource (and lookup) of that account. The whole connection is kept as a
+ * secret in the state; messages name the base URL only.
+ */
+export interface ConnectionArgs {
+  /** The site's URL, such as `https://example.com` (the API lives under `/api/`). */
+  baseUrl: pulumi.Input<string>;
+  /** The API key of the account on that site; pass a secret (`config.requireSecret(...)`). */
+  apiKey: pulumi.Input<string>;
+}
+
 /** Inputs shared by every type. */
 export interface NotificationHandlerCommonArgs {
   /** Display name; defaults to the resource name. 1 to 128 characters. */
@@ -32,6 +44,13 @@ export interface NotificationHandlerCommonArgs {
    * update is defective). Defaults to the provider's `notification-handlers:updateStrategy`.
    */
   updateStrategy?: pulumi.Input<UpdateStrategy>;
+  /**
+   * Where this handler lives, when not on the provider's configured site and account
+   * (`notification-handlers:baseUrl` and `:apiKey`). Another base URL replaces the handler (created on
+   * the new site, then deleted from the old one); a new key for the same site changes nothing in the
+   * API (key rotation).
+   */
+  connection?: pulumi.Input<ConnectionArgs>;
 }
 
 /** The arguments for type `T`: its own fields required, fields of other types forbidden. */
@@ -49,6 +68,7 @@ export type NotificationHandlerArgs = { [T in HandlerType]: NotificationHandlerA
 export type NotificationHandlerOptions = pulumi.CustomResourceOptions;
 
 const SECRET_PROPERTIES: string[] = ALL_FIELDS.filter((f) => f.secret).map((f) => f.property);
+const SECRET_INPUTS: string[] = [...SECRET_PROPERTIES, "connection"];
 
 const MODULE = "notification-handlers";
 const TYPE = "NotificationHandler";
@@ -121,8 +141,9 @@ export class NotificationHandler extends pulumi.dynamic.Resource {
     const props: Record<string, unknown> = {};
     if (args !== undefined) {
       for (const [key, value] of Object.entries(args)) {
-        // Credentials are secret in the inputs and the outputs, whether or not the program marked them.
-        props[key] = SECRET_PROPERTIES.includes(key) && value !== undefined ? pulumi.secret(value) : value;
+        // Credentials (and the connection, which holds a key) are secret in the inputs and the outputs,
+        // whether or not the program marked them.
+        props[key] = SECRET_INPUTS.includes(key) && value !== undefined ? pulumi.secret(value) : value;
       }
       props.name = args.name ?? name;
     }
@@ -143,7 +164,7 @@ export class NotificationHandler extends pulumi.dynamic.Resource {
       provider,
       name,
       props,
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_PROPERTIES] }),
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_INPUTS] }),
       MODULE,
       TYPE,
     );

@@ -56,8 +56,8 @@ export function update(
 }
 
 /** Deletes the handler (`delete` is a reserved word, hence the name). */
-export function remove(id: pulumi.ID, _props: HandlerOutputs): Promise<void> {
-  return operations.remove(context, id);
+export function remove(id: pulumi.ID, props: HandlerOutputs): Promise<void> {
+  return operations.remove(context, id, props);
 }
 
 /** Reads the live handler for `pulumi refresh` and `NotificationHandler.get`; gone means no id. */
