@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 
 import { ALL_FIELDS, type HANDLER_TYPES, type HandlerType, type PropertyOf } from "../sdk/catalog";
 import type { UpdateStrategy } from "./inputs";
-import { provider } from "./provider";
+import { PROVIDER_KEY, PROVIDER_SOURCE } from "./provider";
 
 type FieldSpecOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number];
 type AnyProperty = PropertyOf<HandlerType>;
@@ -73,8 +73,15 @@ const SECRET_INPUTS: string[] = [...SECRET_PROPERTIES, "connection"];
 const MODULE = "notification-handlers";
 const TYPE = "NotificationHandler";
 
-/** A notification handler managed through the Notification Handlers API. */
-export class NotificationHandler extends pulumi.dynamic.Resource {
+/**
+ * A notification handler managed through the Notification Handlers API.
+ *
+ * A dynamic resource: its type token routes it to Pulumi's Node.js dynamic-provider plugin, and its
+ * `__provider` property is the provider's module source. It extends `CustomResource` directly, as
+ * `dynamic.Resource` does, to hand over a one-line source instead of a serialized closure (see
+ * `./provider`).
+ */
+export class NotificationHandler extends pulumi.CustomResource {
   /** The handler's id in the API. */
   declare public readonly handlerId: pulumi.Output<number>;
   /** The handler type. */
@@ -132,13 +139,17 @@ export class NotificationHandler extends pulumi.dynamic.Resource {
     name: string,
     args: undefined,
     opts: NotificationHandlerOptions & { id: pulumi.Input<pulumi.ID> },
+    connection?: pulumi.Input<ConnectionArgs>,
   );
   constructor(
     name: string,
     args: NotificationHandlerArgs | undefined,
     opts: NotificationHandlerOptions = {},
+    connection?: pulumi.Input<ConnectionArgs>,
   ) {
     const props: Record<string, unknown> = {};
+    // A read (`get`) takes its connection alone: the provider's read uses the recorded properties.
+    if (connection !== undefined) props.connection = pulumi.secret(connection);
     if (args !== undefined) {
       for (const [key, value] of Object.entries(args)) {
         // Credentials (and the connection, which holds a key) are secret in the inputs and the outputs,
@@ -160,13 +171,12 @@ export class NotificationHandler extends pulumi.dynamic.Resource {
     ]) {
       if (!(output in props)) props[output] = undefined;
     }
+    props[PROVIDER_KEY] = PROVIDER_SOURCE;
     super(
-      provider,
+      NotificationHandler.__pulumiType,
       name,
       props,
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_INPUTS] }),
-      MODULE,
-      TYPE,
     );
   }
 
@@ -182,12 +192,21 @@ export class NotificationHandler extends pulumi.dynamic.Resource {
     return (obj as { __pulumiType?: unknown }).__pulumiType === NotificationHandler.__pulumiType;
   }
 
-  /** Reads an existing handler by its API id into the program, without managing it. */
+  /**
+   * Reads an existing handler by its API id into the program, without managing it: on the provider's
+   * configured site, or through `connection` on another site or account.
+   */
   public static get(
     name: string,
     id: pulumi.Input<pulumi.ID | number>,
     opts?: pulumi.CustomResourceOptions,
+    connection?: pulumi.Input<ConnectionArgs>,
   ): NotificationHandler {
-    return new NotificationHandler(name, undefined, { ...opts, id: pulumi.output(id).apply(String) });
+    return new NotificationHandler(
+      name,
+      undefined,
+      { ...opts, id: pulumi.output(id).apply(String) },
+      connection,
+    );
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The dynamic provider's entry point. It runs only inside Pulumi's dynamic-provider process, loaded
- * by package name from the shim in `./provider`; it holds the process's one {@link ProviderContext}
- * and hands each call of the engine to `./operations`.
+ * by package name from the one-line module in `./provider`; it holds the process's one
+ * {@link ProviderContext} and hands each call of the engine to `./operations`.
  *
  * Where the rest lives: `config.ts` (configuration keys and their environment fallbacks),
  * `context.ts` (the process's state and the client), `account.ts` (the account snapshot and the
@@ -67,3 +67,14 @@ export function read(
 ): Promise<pulumi.dynamic.ReadResult> {
   return operations.read(context, id, props);
 }
+
+/** The provider object the engine calls, as the module in `./provider` hands it over. */
+export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOutputs> = {
+  configure,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+};

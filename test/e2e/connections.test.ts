@@ -34,6 +34,12 @@ describe("one stack, two sites", () => {
   const program = { moveHookToProduction: false };
   const ids: Record<string, number> = {};
 
+  /** A site's connection from the program's stack config: `<site>Url`, and `<site>Key` as a secret. */
+  const siteFromConfig = (site: string): { baseUrl: string; apiKey: PulumiModule.Output<string> } => {
+    const config = new (nativeRequire("@pulumi/pulumi") as typeof PulumiModule).Config();
+    return { baseUrl: config.require(`${site}Url`), apiKey: config.requireSecret(`${site}Key`) };
+  };
+
   const names = (server: TestServer, key: string): string[] =>
     server
       .handlers(key)
@@ -49,7 +55,7 @@ describe("one stack, two sites", () => {
     // A handler made by hand on each site, of the same name and type: only production's is adopted.
     staging.seed(stagingKey, { type: "email", name: "Existing", settings: { email: "e@example.com" } });
     for (const name of ["Manual 1", "Manual 2"])
-      production.seed(productionKey, { type: "internal_notification", name, settings: {} });
+      ids[name] = production.seed(productionKey, { type: "internal_notification", name, settings: {} });
     ids.existing = production.seed(productionKey, {
       type: "email",
       name: "Existing",
@@ -68,15 +74,8 @@ describe("one stack, two sites", () => {
         productionKey: { secret: productionKey },
       },
       program: () => {
-        const config = new pulumi.Config();
-        const stagingSite = {
-          baseUrl: config.require("stagingUrl"),
-          apiKey: config.requireSecret("stagingKey"),
-        };
-        const productionSite = {
-          baseUrl: config.require("productionUrl"),
-          apiKey: config.requireSecret("productionKey"),
-        };
+        const stagingSite = siteFromConfig("staging");
+        const productionSite = siteFromConfig("production");
         const ops = new NotificationHandler("staging-ops", {
           type: "email",
           name: "Ops",
@@ -226,5 +225,37 @@ describe("one stack, two sites", () => {
     expect(names(staging, stagingKey)).toEqual(["Existing"]); // made by hand, never adopted
     expect(names(production, rotatedKey)).toEqual(["Manual 1", "Manual 2"]);
     await stateHoldsNoSecret(0);
+  });
+
+  it("NotificationHandler.get reads through a connection: the same id on the configured site is another handler", async () => {
+    const { NotificationHandler } = pkg();
+    const onStaging = staging.handlers(stagingKey)[0]!;
+    expect(onStaging.id).toBe(ids["Manual 1"]); // both sites number their handlers from 1
+    const reader = await createStack({
+      config: {
+        ...providerConfig(staging.url, stagingKey),
+        productionUrl: production.url,
+        productionKey: { secret: rotatedKey },
+      },
+      program: () => {
+        const productionSite = siteFromConfig("production");
+        const there = NotificationHandler.get("there", onStaging.id, undefined, productionSite);
+        const here = NotificationHandler.get("here", onStaging.id);
+        return Promise.resolve({ there: there.name, here: here.name });
+      },
+    });
+    try {
+      const up = await reader.up();
+      expect(up.outputs.there?.value).toBe("Manual 1");
+      expect(up.outputs.here?.value).toBe(onStaging.name);
+      const state = await reader.exportState();
+      expect(state).toContain("NotificationHandler::there");
+      expect(state.includes(rotatedKey), "a key in the state file").toBe(false);
+      expect(state.includes(stagingKey), "a key in the state file").toBe(false);
+      await reader.destroy();
+      expect(names(production, rotatedKey)).toEqual(["Manual 1", "Manual 2"]); // reads delete nothing
+    } finally {
+      await reader.dispose();
+    }
   });
 });
