@@ -128,7 +128,12 @@ const config = (url: string, key: string, strategy = "in-place") => ({
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-async function timedUp(binDir: string, kind: "provider" | "noop", server: CountingServer): Promise<number> {
+/** One timed up: its wall time, and the state file's size per resource after it. */
+async function timedUp(
+  binDir: string,
+  kind: "provider" | "noop",
+  server: CountingServer,
+): Promise<{ ms: number; stateBytesPerResource: number }> {
   const offline = await stackFor(
     binDir,
     program(kind),
@@ -139,7 +144,7 @@ async function timedUp(binDir: string, kind: "provider" | "noop", server: Counti
     const up = await offline.stack.up();
     const ms = performance.now() - started;
     if (up.summary.result !== "succeeded") throw new Error(`${kind} up: ${up.summary.result}`);
-    return ms;
+    return { ms, stateBytesPerResource: Buffer.byteLength(await offline.stateFile()) / N };
   } finally {
     await offline.dispose();
   }
@@ -169,11 +174,16 @@ async function overhead(binDir: string, server: CountingServer, rounds: number):
   const ratios: number[] = [];
   const ours: number[] = [];
   const noops: number[] = [];
+  const stateBytes: Record<string, number> = {};
   for (let round = 1; round <= rounds; round++) {
     // Taking turns at going first, so drift in the machine's speed falls on both alike.
     const order: ("provider" | "noop")[] = round % 2 === 1 ? ["provider", "noop"] : ["noop", "provider"];
     const times: Record<string, number> = {};
-    for (const kind of order) times[kind] = await timedUp(binDir, kind, server);
+    for (const kind of order) {
+      const run = await timedUp(binDir, kind, server);
+      times[kind] = run.ms;
+      stateBytes[kind] = run.stateBytesPerResource;
+    }
     server.take();
     const p = times.provider ?? 0;
     const n = times.noop ?? 1;
@@ -188,7 +198,11 @@ async function overhead(binDir: string, server: CountingServer, rounds: number):
     .join(" ");
   process.stdout.write(
     `\nmedian: ${seconds(median(ours))} against ${seconds(median(noops))}, ratio ${ratio.toFixed(2)}x ` +
-      `(target ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? "met" : "missed"}); load average ${load}\n\n`,
+      `(target ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? "met" : "missed"}); load average ${load}\n`,
+  );
+  const kb = (bytes: number | undefined): string => `${((bytes ?? 0) / 1024).toFixed(1)} KB`;
+  process.stdout.write(
+    `state file per resource: ${kb(stateBytes.provider)} with this provider, ${kb(stateBytes.noop)} with the no-op\n\n`,
   );
 }
 

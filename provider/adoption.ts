@@ -3,13 +3,13 @@
  * <id>` that handler. It applies to a resource's first create only.
  */
 import { equalAfterCleaning } from "../sdk/cleaning";
-import type { ProviderContext } from "./context";
+import type { SiteContext } from "./context";
 import type { Desired, HandlerInputs, LiveHandler } from "./inputs";
 import { inputsKey } from "./replacements";
 
 /** The existing handler `adopt` names, claimed for this resource, or undefined to create a new one. */
 export async function adoptable(
-  ctx: ProviderContext,
+  ctx: SiteContext,
   inputs: HandlerInputs,
   desired: Desired,
 ): Promise<LiveHandler | undefined> {

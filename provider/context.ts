@@ -1,12 +1,15 @@
 /**
- * The state one dynamic-provider process keeps between the engine's calls: the settings, the API
- * client (built on first use), the account snapshot and its claims, and what the diffs decided. It
- * lives in the process and is never serialized. Tests build one around a fake API.
+ * The state one dynamic-provider process keeps between the engine's calls: the settings, and per
+ * connection (one site and one account: the provider's configuration, or a resource's own
+ * `connection`) a {@link SiteContext} with the API client (built on first use), the account snapshot
+ * and its claims, the shared verifying reads and what the diffs decided. It lives in the process and is
+ * never serialized. Tests build one around fake APIs.
  */
 import { NotificationHandlersClient } from "../sdk/client";
 import type { NotificationHandlers } from "../sdk/resources/notification-handlers";
 import { Account } from "./account";
-import { type ProviderSettings, readSettings, requireConnection } from "./config";
+import { type Connection, type ProviderSettings, readSettings, requireConnection } from "./config";
+import { UNKNOWN_CONNECTION, connectionId, describeConnection, explicitConnection } from "./connection";
 import { type Note, noteToStderr, pacingNotes } from "./diagnostics";
 import type { HandlerInputs, UpdateStrategy } from "./inputs";
 import { DEFAULT_BATCH_WINDOW_MS, DEFAULT_MAX_WAIT_MS, ReadBack } from "./read-back";
@@ -20,8 +23,8 @@ const MAX_RETRIES = 6;
 
 /** What a {@link ProviderContext} is built with; every part has a default for the real process. */
 export interface ProviderContextOptions {
-  /** Builds the API from complete settings (default: a `NotificationHandlersClient`). */
-  api?: (settings: ProviderSettings) => HandlersApi;
+  /** Builds the API of a connection (default: a `NotificationHandlersClient` with the settings' timeout). */
+  api?: (connection: Connection, settings: ProviderSettings) => HandlersApi;
   note?: Note;
   /** How long a verifying read waits for others to share its list request. */
   batchWindowMs?: number;
@@ -29,13 +32,11 @@ export interface ProviderContextOptions {
   batchMaxWaitMs?: number;
 }
 
-/** One provider process's state (see the module comment). */
-export class ProviderContext {
-  /** The configuration `configure()` read; the environment until then. */
-  settings: ProviderSettings = readSettings(() => undefined);
-  /** The account snapshot and the claims of this process. */
+/** One connection's state: its client, account snapshot and claims, verifying reads, replacements. */
+export class SiteContext {
+  /** The account snapshot and the claims of this connection. */
   readonly account: Account;
-  /** The shared reads that verify writes. */
+  /** The shared reads that verify this connection's writes. */
   readonly readBack: ReadBack;
   /** Creates in flight, for recoveries to wait on. */
   readonly creates = new CreatesInFlight();
@@ -45,27 +46,84 @@ export class ProviderContext {
    * a create with these inputs makes a new handler whatever `adopt` says.
    */
   readonly replacements = new Set<string>();
-  readonly note: Note;
+  /** The site, for messages (never the key). */
+  readonly site: string;
 
   private handlers: HandlersApi | undefined;
-  private readonly buildApi: (settings: ProviderSettings) => HandlersApi;
+
+  constructor(
+    private readonly provider: ProviderContext,
+    private readonly buildApi: () => HandlersApi,
+    site: string,
+    batchWindowMs: number,
+    batchMaxWaitMs: number,
+  ) {
+    this.site = site;
+    this.account = new Account(() => this.api());
+    this.readBack = new ReadBack(() => this.api(), this.account, batchWindowMs, batchMaxWaitMs);
+  }
+
+  /** The API, built on first use. */
+  api(): HandlersApi {
+    this.handlers ??= this.buildApi();
+    return this.handlers;
+  }
+
+  /** Writes one diagnostic line. */
+  note(message: string): void {
+    this.provider.note(message);
+  }
+
+  /** The update strategy of a resource: its own, else the provider's. */
+  strategyOf(inputs: HandlerInputs): UpdateStrategy {
+    return this.provider.strategyOf(inputs);
+  }
+}
+
+/** One provider process's state (see the module comment). */
+export class ProviderContext {
+  /** The configuration `configure()` read; the environment until then. */
+  settings: ProviderSettings = readSettings(() => undefined);
+  readonly note: Note;
+
+  private readonly sites = new Map<string, SiteContext>();
+  private readonly buildApi: (connection: Connection, settings: ProviderSettings) => HandlersApi;
+  private readonly batchWindowMs: number;
+  private readonly batchMaxWaitMs: number;
 
   constructor(options: ProviderContextOptions = {}) {
     this.note = options.note ?? noteToStderr;
-    this.buildApi = options.api ?? ((settings) => clientFor(settings, this.note));
-    this.account = new Account(() => this.api());
-    this.readBack = new ReadBack(
-      () => this.api(),
-      this.account,
-      options.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS,
-      options.batchMaxWaitMs ?? DEFAULT_MAX_WAIT_MS,
-    );
+    this.buildApi = options.api ?? ((connection, settings) => clientFor(connection, settings, this.note));
+    this.batchWindowMs = options.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS;
+    this.batchMaxWaitMs = options.batchMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   }
 
-  /** The API, built on first use from the settings (which fail here, saying how, when incomplete). */
-  api(): HandlersApi {
-    this.handlers ??= this.buildApi(this.settings);
-    return this.handlers;
+  /**
+   * The connection of a resource's inputs or outputs: its own `connection`, else the provider's
+   * configuration (which fails here, saying how, when incomplete).
+   */
+  connectionOf(inputs: HandlerInputs = {}): Connection {
+    const own = explicitConnection(inputs);
+    if (own === UNKNOWN_CONNECTION) throw new Error("the resource's connection is not known yet");
+    return own ?? requireConnection(this.settings);
+  }
+
+  /** The state of a resource's connection (see {@link connectionOf}); one per connection and process. */
+  site(inputs: HandlerInputs = {}): SiteContext {
+    const connection = this.connectionOf(inputs);
+    const id = connectionId(connection);
+    let site = this.sites.get(id);
+    if (site === undefined) {
+      site = new SiteContext(
+        this,
+        () => this.buildApi(connection, this.settings),
+        describeConnection(connection),
+        this.batchWindowMs,
+        this.batchMaxWaitMs,
+      );
+      this.sites.set(id, site);
+    }
+    return site;
   }
 
   /** The update strategy of a resource: its own, else the provider's. */
@@ -74,13 +132,12 @@ export class ProviderContext {
   }
 }
 
-function clientFor(settings: ProviderSettings, note: Note): HandlersApi {
-  const { baseUrl, apiKey } = requireConnection(settings);
+function clientFor(connection: Connection, settings: ProviderSettings, note: Note): HandlersApi {
   let client: NotificationHandlersClient | undefined = undefined;
   const notePacing = pacingNotes(note, () => client?.stats);
   client = new NotificationHandlersClient({
-    baseURL: baseUrl,
-    apiKey,
+    baseURL: connection.baseUrl,
+    apiKey: connection.apiKey,
     maxRetries: MAX_RETRIES,
     ...(settings.timeoutMs === undefined ? {} : { timeout: settings.timeoutMs }),
     logger: { info: () => notePacing(), warn: note, error: note },

@@ -1,5 +1,6 @@
 /** The Pulumi side of the package: the resource, its argument types and lookups. */
 export {
+  type ConnectionArgs,
   NotificationHandler,
   type NotificationHandlerArgs,
   type NotificationHandlerArgsOf,

@@ -27,6 +27,8 @@ export interface HandlerInputs {
   isEnabled?: unknown;
   adopt?: unknown;
   updateStrategy?: unknown;
+  /** An explicit connection `{ baseUrl, apiKey }` (see `./connection`); the provider's configuration when absent. */
+  connection?: unknown;
   [property: string]: unknown;
 }
 
@@ -77,7 +79,7 @@ export interface CheckFailure {
 }
 
 /** Properties that are the provider's own and never sent to the API. */
-const PROVIDER_PROPERTIES = new Set(["adopt", "updateStrategy"]);
+const PROVIDER_PROPERTIES = new Set(["adopt", "updateStrategy", "connection"]);
 /** Outputs the provider adds; a program never sets them. */
 export const OUTPUT_PROPERTIES = [
   "handlerId",

@@ -36,13 +36,19 @@ export interface NotificationHandlerFilter {
   isEnabled?: boolean;
 }
 
-/** Where lookups connect; defaults to the provider's stack config, then the environment. */
+/**
+ * Where lookups connect; defaults to the provider's stack config, then the environment. A resource's
+ * connection (`ConnectionArgs`) fits the Output forms' {@link LookupOutputOptions} as it is.
+ */
 export interface LookupOptions {
   baseUrl?: string;
   apiKey?: string;
 }
 
-/** {@link LookupOptions} of the Output forms: each may be an Input (the key from a secret config, say). */
+/**
+ * {@link LookupOptions} of the Output forms: each may be an Input (the key from a secret config, say),
+ * so the `connection` given to resources can be passed as it is.
+ */
 export interface LookupOutputOptions {
   baseUrl?: pulumi.Input<string>;
   apiKey?: pulumi.Input<string>;

@@ -1,12 +1,22 @@
 /**
  * The provider's operations as the engine calls them (check, diff, create, read, update, delete),
  * over a {@link ProviderContext}: the real process's one in `./runtime`, or a test's around a fake API.
+ * Each resource's calls go to the state of its connection (`ctx.site(...)`): its inputs' for check,
+ * diff, create and update, its recorded outputs' for read and delete.
  */
 import type * as pulumi from "@pulumi/pulumi";
 
 import { ALL_FIELDS } from "../sdk/catalog";
 import { adoptable } from "./adoption";
-import { requireConnection } from "./config";
+import { type Connection, requireConnection } from "./config";
+import {
+  CONNECTION_PROPERTY,
+  UNKNOWN_CONNECTION,
+  connectionFailures,
+  describeConnection,
+  explicitConnection,
+  siteOf,
+} from "./connection";
 import type { ProviderContext } from "./context";
 import {
   type HandlerInputs,
@@ -37,11 +47,16 @@ function handlerId(id: pulumi.ID): number {
 
 /** Checks inputs against the catalog before any API call. */
 export function check(ctx: ProviderContext, news: HandlerInputs): pulumi.dynamic.CheckResult {
-  requireConnection(ctx.settings);
-  return { inputs: news, failures: checkInputs(news) };
+  // A resource with a connection of its own does not need the provider's.
+  if (news.connection === undefined || news.connection === null) requireConnection(ctx.settings);
+  return { inputs: news, failures: [...checkInputs(news), ...connectionFailures(news.connection)] };
 }
 
-/** Compares the desired inputs with the handler's live state, so drift shows up without `--refresh`. */
+/**
+ * Compares the desired inputs with the handler's live state, so drift shows up without `--refresh`.
+ * A handler moved to another site (a `connection` with another base URL) is replaced: created there,
+ * then deleted from the old one. A new key for the same site (key rotation) changes nothing in the API.
+ */
 export async function diff(
   ctx: ProviderContext,
   id: pulumi.ID,
@@ -49,13 +64,26 @@ export async function diff(
   news: HandlerInputs,
 ): Promise<pulumi.dynamic.DiffResult> {
   const n = handlerId(id);
-  ctx.account.claim(n); // managed by this resource: no other resource may adopt it
-  const live = await ctx.account.byId(n);
+  if (explicitConnection(news) === UNKNOWN_CONNECTION) {
+    return { changes: true, replaces: ["connection"], deleteBeforeReplace: false };
+  }
+  const site = ctx.site(news);
+  const from = previousConnection(ctx, olds);
+  if (from !== undefined && siteOf(from.baseUrl) !== siteOf(ctx.connectionOf(news).baseUrl)) {
+    ctx.note(
+      `handler ${n} (${JSON.stringify(olds.name)}) moves from ${describeConnection(from)} to ${site.site}: ` +
+        "it will be created there, then deleted from the old site",
+    );
+    site.replacements.add(inputsKey(news));
+    return { changes: true, replaces: [CONNECTION_PROPERTY], deleteBeforeReplace: false };
+  }
+  site.account.claim(n); // managed by this resource: no other resource may adopt it
+  const live = await site.account.byId(n);
   if (live === undefined) {
     ctx.note(
       `handler ${n} (${JSON.stringify(olds.name)}) no longer exists in the API; it will be created again`,
     );
-    ctx.replacements.add(inputsKey(news));
+    site.replacements.add(inputsKey(news));
     return { changes: true, replaces: ["handlerId"], deleteBeforeReplace: false };
   }
   // A value known only at apply time cannot be compared yet: the engine shows a possible change.
@@ -67,6 +95,10 @@ export async function diff(
   const desired = desiredFrom(news);
   const drift = differences(desired, live);
   const changed = [...new Set([...drift.map((d) => d.property), ...changedInputs(olds, news)])];
+  // The same site with another key, or the provider's configuration spelled as a connection: the
+  // state records it, the API is not touched.
+  if (JSON.stringify(olds.connection ?? null) !== JSON.stringify(news.connection ?? null))
+    changed.push(CONNECTION_PROPERTY);
   if (changed.length === 0) return { changes: false };
   // The live handler already is what the program wants (edited to match, say): record the new
   // inputs without touching it; update() then sends nothing.
@@ -75,8 +107,19 @@ export async function diff(
     `handler ${n} (${JSON.stringify(desired.name)}) differs from the program:\n${describeDifferences(drift)}`,
   );
   const replace = changed.includes("type") || ctx.strategyOf(news) === "replace";
-  if (replace) ctx.replacements.add(inputsKey(news));
+  if (replace) site.replacements.add(inputsKey(news));
   return { changes: true, replaces: replace ? changed : [], deleteBeforeReplace: false };
+}
+
+/**
+ * The connection a resource's recorded state used; undefined when it used the provider's
+ * configuration and that is not set now (nothing to compare with: the new connection is taken as the same site).
+ */
+function previousConnection(ctx: ProviderContext, olds: HandlerInputs): Connection | undefined {
+  const own = explicitConnection(olds);
+  if (own !== undefined && own !== UNKNOWN_CONNECTION) return own;
+  const { baseUrl, apiKey } = ctx.settings;
+  return baseUrl === undefined || apiKey === undefined ? undefined : { baseUrl, apiKey };
 }
 
 /** Creates the handler (or takes one over with `adopt`), verified by reading it back. */
@@ -84,18 +127,19 @@ export async function create(
   ctx: ProviderContext,
   inputs: HandlerInputs,
 ): Promise<pulumi.dynamic.CreateResult> {
+  const site = ctx.site(inputs);
   const desired = desiredFrom(inputs);
-  const adopted = await adoptable(ctx, inputs, desired);
+  const adopted = await adoptable(site, inputs, desired);
   let live: LiveHandler;
   if (adopted === undefined) {
-    live = await createHandler(ctx, desired, inputs);
+    live = await createHandler(site, desired, inputs);
   } else if (differences(desired, adopted).length === 0) {
     live = adopted;
   } else if (ctx.strategyOf(inputs) === "replace") {
-    live = await createHandler(ctx, desired, inputs);
-    await recordOnFailure(live, inputs, () => deleteHandler(ctx, adopted.id));
+    live = await createHandler(site, desired, inputs);
+    await recordOnFailure(live, inputs, () => deleteHandler(site, adopted.id));
   } else {
-    live = await updateHandler(ctx, adopted, desired, inputs);
+    live = await updateHandler(site, adopted, desired, inputs);
   }
   return { id: String(live.id), outs: outputsFrom(inputs, live) };
 }
@@ -108,20 +152,21 @@ export async function update(
   news: HandlerInputs,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const n = handlerId(id);
+  const site = ctx.site(news);
   const desired = desiredFrom(news);
-  const before = await ctx.account.byId(n);
+  const before = await site.account.byId(n);
   if (before === undefined)
     throw new Error(
       `handler ${n} (${JSON.stringify(olds.name)}) no longer exists; run \`pulumi up\` again to create it`,
     );
   const live =
-    differences(desired, before).length === 0 ? before : await updateHandler(ctx, before, desired, news);
+    differences(desired, before).length === 0 ? before : await updateHandler(site, before, desired, news);
   return { outs: outputsFrom(news, live) };
 }
 
-/** Deletes the handler; one already gone is fine. */
-export async function remove(ctx: ProviderContext, id: pulumi.ID): Promise<void> {
-  await deleteHandler(ctx, handlerId(id));
+/** Deletes the handler, through the connection its state records; one already gone is fine. */
+export async function remove(ctx: ProviderContext, id: pulumi.ID, props: HandlerInputs = {}): Promise<void> {
+  await deleteHandler(ctx.site(props), handlerId(id));
 }
 
 /** Reads the live handler for `pulumi refresh` and `NotificationHandler.get`; gone means no id. */
@@ -131,12 +176,15 @@ export async function read(
   props?: HandlerOutputs | HandlerInputs,
 ): Promise<pulumi.dynamic.ReadResult> {
   const n = handlerId(id);
-  ctx.account.claim(n);
-  const live = await ctx.account.byId(n);
+  const site = ctx.site(props);
+  site.account.claim(n);
+  const live = await site.account.byId(n);
   if (live === undefined) return {};
   const outs = refreshedOutputs(props ?? {}, live);
-  // Secret fields stay out of the recorded inputs: only outputs are marked secret by the resource.
+  // Secret fields and the connection (its key) stay out of the recorded inputs: only outputs are
+  // marked secret by the resource. Diffs, updates and deletes read the recorded outputs.
   const inputs = inputsFromOutputs(outs);
   for (const spec of ALL_FIELDS) if (spec.secret) delete inputs[spec.property];
+  delete inputs[CONNECTION_PROPERTY];
   return { id: String(n), props: outs, inputs };
 }

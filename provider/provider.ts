@@ -1,28 +1,25 @@
 /**
- * The dynamic provider object that Pulumi serializes into the state of every `NotificationHandler`.
+ * The dynamic provider as the engine stores it: the `__provider` property of every
+ * `NotificationHandler`, the source of a module whose `handler()` returns the provider object.
  *
- * It is a thin shim on purpose: each method loads the real implementation (`./runtime`) by package
- * name inside the dynamic-provider process, so the serialized closure holds no client, no schema and
- * no credential (pulumi/pulumi#5294, #18997), and the code that runs is the installed package's.
+ * Pulumi's `dynamic.Resource` would serialize a provider closure into that property; for this
+ * provider's seven methods that is about 2.5 KB, written into the inputs and the outputs of every
+ * resource, and the engine rewrites the whole state after each step (issue 8, item 4: the state
+ * was three times the size of a no-op provider's). This is the same kind of module, written by
+ * hand: one line that loads the installed package's provider by name inside the dynamic-provider
+ * process. So the state holds no client, schema or credential (pulumi/pulumi#5294, #18997), and the
+ * code that runs is the installed package's.
+ *
+ * What it relies on: the dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider/index.js`,
+ * `getProvider`) runs `requireFromString(props.__provider).handler()` once per distinct string and
+ * process, and `require` inside it resolves from the host's working folder, the program's. States
+ * written before hold the serialized closure of the earlier shim, which loads the same module by
+ * name (`configure`, `check`, ... stay exported there), so their deletes and reads keep working.
  */
-import type * as pulumi from "@pulumi/pulumi";
 
-import type { HandlerInputs, HandlerOutputs } from "./inputs";
-import type * as Runtime from "./runtime";
+/** The reserved property that holds the provider's source (see the module comment). */
+export const PROVIDER_KEY = "__provider";
 
-/** The package path of the implementation, resolved from the program's folder at run time. */
-function runtime(): typeof Runtime {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- must resolve in the provider process, not be captured
-  return require("pulumi-notification-handlers/provider/runtime") as typeof Runtime;
-}
-
-/** The provider shared by every `NotificationHandler` (one instance: Pulumi caches its serialization). */
-export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOutputs> = {
-  configure: (req) => runtime().configure(req),
-  check: (olds, news) => runtime().check(olds, news),
-  diff: (id, olds, news) => runtime().diff(id, olds, news),
-  create: (inputs) => runtime().create(inputs),
-  read: (id, props) => runtime().read(id, props),
-  update: (id, olds, news) => runtime().update(id, olds, news),
-  delete: (id, props) => runtime().remove(id, props),
-};
+/** The provider's source: a module whose `handler()` returns the package's provider object. */
+export const PROVIDER_SOURCE =
+  'exports.handler = () => require("pulumi-notification-handlers/provider/runtime").provider;\n';

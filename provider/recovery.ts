@@ -17,7 +17,7 @@
  */
 import { CreateOutcomeUnknownError, InternalServerError } from "../sdk/errors";
 import { LIST_PAGE_SIZE } from "./account";
-import type { ProviderContext } from "./context";
+import type { SiteContext } from "./context";
 import { type Desired, type LiveHandler, differences, toLive } from "./inputs";
 
 /** Whether a failed create may nevertheless have made the handler. */
@@ -56,7 +56,7 @@ export class CreatesInFlight {
  * failed create made none.
  */
 export async function findCreated(
-  ctx: ProviderContext,
+  ctx: SiteContext,
   desired: Desired,
   horizon: number,
 ): Promise<LiveHandler | undefined> {

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 
 import { ALL_FIELDS, type HANDLER_TYPES, type HandlerType, type PropertyOf } from "../sdk/catalog";
 import type { UpdateStrategy } from "./inputs";
-import { provider } from "./provider";
+import { PROVIDER_KEY, PROVIDER_SOURCE } from "./provider";
 
 type FieldSpecOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number];
 type AnyProperty = PropertyOf<HandlerType>;
@@ -14,6 +14,18 @@ type AnyProperty = PropertyOf<HandlerType>;
 export type NotificationHandlerFields<T extends HandlerType> = {
   [F in FieldSpecOf<T> as F["property"]]: pulumi.Input<string>;
 };
+
+/**
+ * An explicit connection: one site (its base URL) and one account on it (an API key). Declare it
+ * once and pass it to every resource (and lookup) of that account. The whole connection is kept as a
+ * secret in the state; messages name the base URL only.
+ */
+export interface ConnectionArgs {
+  /** The site's URL, such as `https://example.com` (the API lives under `/api/`). */
+  baseUrl: pulumi.Input<string>;
+  /** The API key of the account on that site; pass a secret (`config.requireSecret(...)`). */
+  apiKey: pulumi.Input<string>;
+}
 
 /** Inputs shared by every type. */
 export interface NotificationHandlerCommonArgs {
@@ -32,6 +44,13 @@ export interface NotificationHandlerCommonArgs {
    * update is defective). Defaults to the provider's `notification-handlers:updateStrategy`.
    */
   updateStrategy?: pulumi.Input<UpdateStrategy>;
+  /**
+   * Where this handler lives, when not on the provider's configured site and account
+   * (`notification-handlers:baseUrl` and `:apiKey`). Another base URL replaces the handler (created on
+   * the new site, then deleted from the old one); a new key for the same site changes nothing in the
+   * API (key rotation).
+   */
+  connection?: pulumi.Input<ConnectionArgs>;
 }
 
 /** The arguments for type `T`: its own fields required, fields of other types forbidden. */
@@ -49,12 +68,20 @@ export type NotificationHandlerArgs = { [T in HandlerType]: NotificationHandlerA
 export type NotificationHandlerOptions = pulumi.CustomResourceOptions;
 
 const SECRET_PROPERTIES: string[] = ALL_FIELDS.filter((f) => f.secret).map((f) => f.property);
+const SECRET_INPUTS: string[] = [...SECRET_PROPERTIES, "connection"];
 
 const MODULE = "notification-handlers";
 const TYPE = "NotificationHandler";
 
-/** A notification handler managed through the Notification Handlers API. */
-export class NotificationHandler extends pulumi.dynamic.Resource {
+/**
+ * A notification handler managed through the Notification Handlers API.
+ *
+ * A dynamic resource: its type token routes it to Pulumi's Node.js dynamic-provider plugin, and its
+ * `__provider` property is the provider's module source. It extends `CustomResource` directly, as
+ * `dynamic.Resource` does, to hand over a one-line source instead of a serialized closure (see
+ * `./provider`).
+ */
+export class NotificationHandler extends pulumi.CustomResource {
   /** The handler's id in the API. */
   declare public readonly handlerId: pulumi.Output<number>;
   /** The handler type. */
@@ -112,17 +139,22 @@ export class NotificationHandler extends pulumi.dynamic.Resource {
     name: string,
     args: undefined,
     opts: NotificationHandlerOptions & { id: pulumi.Input<pulumi.ID> },
+    connection?: pulumi.Input<ConnectionArgs>,
   );
   constructor(
     name: string,
     args: NotificationHandlerArgs | undefined,
     opts: NotificationHandlerOptions = {},
+    connection?: pulumi.Input<ConnectionArgs>,
   ) {
     const props: Record<string, unknown> = {};
+    // A read (`get`) takes its connection alone: the provider's read uses the recorded properties.
+    if (connection !== undefined) props.connection = pulumi.secret(connection);
     if (args !== undefined) {
       for (const [key, value] of Object.entries(args)) {
-        // Credentials are secret in the inputs and the outputs, whether or not the program marked them.
-        props[key] = SECRET_PROPERTIES.includes(key) && value !== undefined ? pulumi.secret(value) : value;
+        // Credentials (and the connection, which holds a key) are secret in the inputs and the outputs,
+        // whether or not the program marked them.
+        props[key] = SECRET_INPUTS.includes(key) && value !== undefined ? pulumi.secret(value) : value;
       }
       props.name = args.name ?? name;
     }
@@ -139,13 +171,12 @@ export class NotificationHandler extends pulumi.dynamic.Resource {
     ]) {
       if (!(output in props)) props[output] = undefined;
     }
+    props[PROVIDER_KEY] = PROVIDER_SOURCE;
     super(
-      provider,
+      NotificationHandler.__pulumiType,
       name,
       props,
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_PROPERTIES] }),
-      MODULE,
-      TYPE,
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_INPUTS] }),
     );
   }
 
@@ -161,12 +192,21 @@ export class NotificationHandler extends pulumi.dynamic.Resource {
     return (obj as { __pulumiType?: unknown }).__pulumiType === NotificationHandler.__pulumiType;
   }
 
-  /** Reads an existing handler by its API id into the program, without managing it. */
+  /**
+   * Reads an existing handler by its API id into the program, without managing it: on the provider's
+   * configured site, or through `connection` on another site or account.
+   */
   public static get(
     name: string,
     id: pulumi.Input<pulumi.ID | number>,
     opts?: pulumi.CustomResourceOptions,
+    connection?: pulumi.Input<ConnectionArgs>,
   ): NotificationHandler {
-    return new NotificationHandler(name, undefined, { ...opts, id: pulumi.output(id).apply(String) });
+    return new NotificationHandler(
+      name,
+      undefined,
+      { ...opts, id: pulumi.output(id).apply(String) },
+      connection,
+    );
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The dynamic provider's entry point. It runs only inside Pulumi's dynamic-provider process, loaded
- * by package name from the shim in `./provider`; it holds the process's one {@link ProviderContext}
- * and hands each call of the engine to `./operations`.
+ * by package name from the one-line module in `./provider`; it holds the process's one
+ * {@link ProviderContext} and hands each call of the engine to `./operations`.
  *
  * Where the rest lives: `config.ts` (configuration keys and their environment fallbacks),
  * `context.ts` (the process's state and the client), `account.ts` (the account snapshot and the
@@ -56,8 +56,8 @@ export function update(
 }
 
 /** Deletes the handler (`delete` is a reserved word, hence the name). */
-export function remove(id: pulumi.ID, _props: HandlerOutputs): Promise<void> {
-  return operations.remove(context, id);
+export function remove(id: pulumi.ID, props: HandlerOutputs): Promise<void> {
+  return operations.remove(context, id, props);
 }
 
 /** Reads the live handler for `pulumi refresh` and `NotificationHandler.get`; gone means no id. */
@@ -67,3 +67,14 @@ export function read(
 ): Promise<pulumi.dynamic.ReadResult> {
   return operations.read(context, id, props);
 }
+
+/** The provider object the engine calls, as the module in `./provider` hands it over. */
+export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOutputs> = {
+  configure,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+};

@@ -3,7 +3,7 @@
  * stored, and a failure after a handler exists records it (a partial failure) instead of orphaning it.
  */
 import { CreateOutcomeUnknownError, NotFoundError } from "../sdk/errors";
-import type { ProviderContext } from "./context";
+import type { SiteContext } from "./context";
 import {
   type Desired,
   type Difference,
@@ -27,14 +27,14 @@ const MAX_CREATE_ATTEMPTS = 8;
  * exists, every failure is a partial failure that records it, so nothing is left orphaned.
  */
 export function createHandler(
-  ctx: ProviderContext,
+  ctx: SiteContext,
   desired: Desired,
   inputs: HandlerInputs,
 ): Promise<LiveHandler> {
   return ctx.readBack.operation(() => create(ctx, desired, inputs));
 }
 
-async function create(ctx: ProviderContext, desired: Desired, inputs: HandlerInputs): Promise<LiveHandler> {
+async function create(ctx: SiteContext, desired: Desired, inputs: HandlerInputs): Promise<LiveHandler> {
   const params = apiParams(desired);
   const key = JSON.stringify(params);
   // Recovery needs to know which handlers existed before the create was sent (the horizon). A
@@ -99,7 +99,7 @@ function outcome(error: unknown): string {
 
 /** Updates a handler, reads it back, and fails plainly if the server did not apply the update. */
 export function updateHandler(
-  ctx: ProviderContext,
+  ctx: SiteContext,
   before: LiveHandler,
   desired: Desired,
   inputs: HandlerInputs,
@@ -108,7 +108,7 @@ export function updateHandler(
 }
 
 async function update(
-  ctx: ProviderContext,
+  ctx: SiteContext,
   before: LiveHandler,
   desired: Desired,
   inputs: HandlerInputs,
@@ -159,11 +159,11 @@ function sameState(a: LiveHandler, b: LiveHandler): boolean {
 }
 
 /** Deletes a handler and verifies it is gone; a handler already gone is fine. */
-export function deleteHandler(ctx: ProviderContext, id: number): Promise<void> {
+export function deleteHandler(ctx: SiteContext, id: number): Promise<void> {
   return ctx.readBack.operation(() => remove(ctx, id));
 }
 
-async function remove(ctx: ProviderContext, id: number): Promise<void> {
+async function remove(ctx: SiteContext, id: number): Promise<void> {
   try {
     await ctx.api().delete(id);
   } catch (error) {

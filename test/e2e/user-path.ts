@@ -3,9 +3,10 @@
  * package installed, its README's "Run it" steps run as written in one shell session, and the Pulumi
  * CLI run as commands.
  *
- * The README's commands run verbatim with two exceptions, both for running tests side by side: the
- * server's `--port 8080` becomes `--port 0` (the server prints the port it got), and the address
- * `http://127.0.0.1:8080` in later steps becomes the server's real address. One thing differs from the
+ * The README's commands run verbatim with two exceptions, both for running tests side by side: a
+ * server's `--port 8080` (or `--port 8081`, for a README that starts a second server) becomes
+ * `--port 0` (the server prints the port it got), and the address `http://127.0.0.1:8080` (or
+ * `:8081`) in later steps becomes that server's real address. One thing differs from the
  * user's shell: `pulumi login --local` logs in to `~/.pulumi` of the account in /etc/passwd, whatever
  * HOME says, so the session sets `PULUMI_BACKEND_URL` (which wins over the login) to a folder of its
  * own, and `PULUMI_HOME` with it: the stacks of the tests never mix with the machine's.
@@ -28,8 +29,9 @@ import {
   type CommandResult,
 } from "../../scripts/user-project";
 
-const README_PORT = "8080";
-const README_URL = `http://127.0.0.1:${README_PORT}`;
+/** The ports READMEs start servers on: the first server's, and a second one's. */
+const README_PORTS = ["8080", "8081"] as const;
+const readmeUrl = (port: string): string => `http://127.0.0.1:${port}`;
 
 /** Every handler of the client's account, oldest first. */
 export async function listAll(client: NotificationHandlersClient): Promise<NotificationHandler[]> {
@@ -86,12 +88,18 @@ export function requireLanguageHost(context: TestContext): string[] {
   return inject("enginePath");
 }
 
-/** A shell session in a copy of an example, with the reference server the README starts. */
+/** A shell session in a copy of an example, with the reference servers the README starts. */
 export class UserSession {
   /** Everything the session's commands printed, for checks that no secret shows. */
   readonly transcript: string[] = [];
-  url: string | undefined;
-  private server: ChildProcess | undefined;
+  /** The real address of each server the README started, by the port the README gives it. */
+  readonly urls = new Map<string, string>();
+  private readonly servers: ChildProcess[] = [];
+
+  /** The real address of the server the README starts on port 8080. */
+  get url(): string | undefined {
+    return this.urls.get(README_PORTS[0]);
+  }
 
   private constructor(
     readonly root: string,
@@ -136,7 +144,7 @@ export class UserSession {
       "set -eo pipefail",
       `. ${JSON.stringify(this.envFile)}`,
       `cd ${JSON.stringify(this.project)}`,
-      this.url === undefined ? code : code.replaceAll(README_URL, this.url),
+      [...this.urls].reduce((text, [port, url]) => text.replaceAll(readmeUrl(port), url), code),
       `export -p > ${JSON.stringify(this.envFile)}`,
     ].join("\n");
     const result = await runCommand("bash", ["-c", script], { cwd: this.project, env: this.env });
@@ -161,26 +169,37 @@ export class UserSession {
   }
 
   /**
-   * Runs a README step. A line that starts the server in the background (`... serve ... &`) starts it
+   * Runs a README step. Each line that starts a server in the background (`... serve ... &`) starts it
    * here, on port 0, and waits until it listens; the rest runs in the session as written.
    */
   async step(step: ReadmeStep): Promise<CommandResult[]> {
-    const lines = step.code.split("\n");
-    const serverLine = lines.findIndex((l) => /\bserve\b.*&\s*(#.*)?$/.test(l));
-    if (serverLine < 0) return [await this.mustSh(step.code)];
     const results: CommandResult[] = [];
-    const before = lines.slice(0, serverLine).join("\n");
-    if (before.trim() !== "") results.push(await this.mustSh(before));
-    await this.startServer(lines[serverLine]!);
-    const after = lines.slice(serverLine + 1).join("\n");
-    if (after.trim() !== "") results.push(await this.mustSh(after));
+    let pending: string[] = [];
+    const runPending = async (): Promise<void> => {
+      if (pending.join("\n").trim() !== "") results.push(await this.mustSh(pending.join("\n")));
+      pending = [];
+    };
+    for (const line of step.code.split("\n")) {
+      if (!/\bserve\b.*&\s*(#.*)?$/.test(line)) {
+        pending.push(line);
+        continue;
+      }
+      await runPending();
+      await this.startServer(line);
+    }
+    await runPending();
     return results;
   }
 
   private async startServer(line: string): Promise<void> {
-    const command = line.replace(/&\s*(#.*)?$/, "").replace(`--port ${README_PORT}`, "--port 0");
-    if (command.includes(README_PORT))
-      throw new Error(`cannot move the server off port ${README_PORT}: ${line}`);
+    const port = README_PORTS.find((p) => line.includes(`--port ${p}`));
+    if (port === undefined || this.urls.has(port))
+      throw new Error(
+        `a README server must listen on a port of its own of ${README_PORTS.join(", ")}: ${line}`,
+      );
+    const command = line.replace(/&\s*(#.*)?$/, "").replace(`--port ${port}`, "--port 0");
+    if (README_PORTS.some((p) => command.includes(p)))
+      throw new Error(`cannot move the server off port ${port}: ${line}`);
     const script = `. ${JSON.stringify(this.envFile)}\ncd ${JSON.stringify(this.project)}\nexec ${command}`;
     const child = spawn("bash", ["-c", script], {
       cwd: this.project,
@@ -188,23 +207,24 @@ export class UserSession {
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
-    this.server = child;
+    this.servers.push(child);
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
     const lines = createInterface({ input: child.stdout });
-    this.url = await new Promise<string>((resolveUrl, reject) => {
+    const url = await new Promise<string>((resolveUrl, reject) => {
       child.once("exit", (code) => reject(new Error(`the server exited with ${code}: ${stderr.trim()}`)));
       lines.on("line", (out) => {
         const match = /^listening on (\S+)/.exec(out);
         if (match?.[1] !== undefined) resolveUrl(match[1]);
       });
     });
+    this.urls.set(port, url);
   }
 
-  /** Stops the server and removes the scratch folder. */
+  /** Stops the servers and removes the scratch folder. */
   async dispose(): Promise<void> {
-    const server = this.server;
-    if (server?.pid !== undefined && server.exitCode === null) {
+    for (const server of this.servers) {
+      if (server.pid === undefined || server.exitCode !== null) continue;
       const exited = new Promise((r) => server.once("exit", r));
       process.kill(-server.pid, "SIGTERM");
       await exited;

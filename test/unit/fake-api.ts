@@ -141,12 +141,43 @@ export class FakeApi implements HandlersApi {
   }
 }
 
-/** A provider context around a fake API, configured, with notes collected in `notes`. */
-export function fakeContext(api: FakeApi): { ctx: ProviderContext; notes: string[] } {
+/** The provider's configuration in {@link fakeContext}: the connection its `api` answers. */
+export const DEFAULT_CONNECTION = { baseUrl: "http://127.0.0.1:1", apiKey: "test-key" } as const;
+
+/** A further account of {@link fakeContext}: the connection that reaches it, and its fake API. */
+export interface FakeAccount {
+  baseUrl: string;
+  apiKey: string;
+  api: FakeApi;
+}
+
+/**
+ * A provider context around a fake API (the provider's configuration) and further accounts, each
+ * reached by its base URL and key; `built` lists the connection (base URL) of each client built.
+ */
+export function fakeContext(
+  api: FakeApi,
+  accounts: FakeAccount[] = [],
+): { ctx: ProviderContext; notes: string[]; built: string[] } {
   const notes: string[] = [];
-  const ctx = new ProviderContext({ api: () => api, note: (m) => notes.push(m), batchWindowMs: 1 });
+  const built: string[] = [];
+  const all: FakeAccount[] = [{ ...DEFAULT_CONNECTION, api }, ...accounts];
+  const ctx = new ProviderContext({
+    api: (connection) => {
+      built.push(connection.baseUrl);
+      const found = all.find((a) => a.baseUrl === connection.baseUrl && a.apiKey === connection.apiKey);
+      if (found === undefined) throw new Error(`no fake account at ${connection.baseUrl} with that key`);
+      return found.api;
+    },
+    note: (m) => notes.push(m),
+    batchWindowMs: 1,
+  });
   ctx.settings = readSettings((key) =>
-    key.endsWith("baseUrl") ? "http://127.0.0.1:1" : key.endsWith("apiKey") ? "test-key" : undefined,
+    key.endsWith("baseUrl")
+      ? DEFAULT_CONNECTION.baseUrl
+      : key.endsWith("apiKey")
+        ? DEFAULT_CONNECTION.apiKey
+        : undefined,
   );
-  return { ctx, notes };
+  return { ctx, notes, built };
 }

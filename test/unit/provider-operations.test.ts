@@ -147,7 +147,7 @@ describe("verifying writes with shared reads", () => {
     expect(api.calls.retrieve).toBe(0);
     // One list for the snapshot, then the shared verifications.
     expect(api.calls.list).toBeLessThanOrEqual(4);
-    expect(ctx.readBack.stats.provenByList).toBe(100);
+    expect(ctx.site().readBack.stats.provenByList).toBe(100);
   });
 
   it("checks wait for writes still in flight: writes answered one by one share one list", async () => {
@@ -182,7 +182,7 @@ describe("verifying writes with shared reads", () => {
   it("falls back to single reads when the list fails", async () => {
     const api = new FakeApi();
     const { ctx } = fakeContext(api);
-    await ctx.account.all();
+    await ctx.site().account.all();
     api.failingLists = 1;
     await Promise.all([1, 2, 3].map((i) => operations.create(ctx, email(`Ops ${i}`))));
     expect(api.calls.retrieve).toBe(3);
@@ -249,7 +249,7 @@ describe("partial failures", () => {
   it("a create whose verifying read fails records the handler it made", async () => {
     const api = new FakeApi();
     const { ctx } = fakeContext(api);
-    await ctx.account.all();
+    await ctx.site().account.all();
     api.retrieve = () => Promise.reject(new Error("connection reset"));
     const error: unknown = await operations.create(ctx, email("Ops")).catch((e: unknown) => e);
     expect(isPartialFailure(error)).toBe(true);

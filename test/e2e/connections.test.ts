@@ -1,0 +1,261 @@
+/**
+ * Several accounts in one stack, under the real engine, with two reference servers at once (a
+ * "staging" and a "production" site): handlers on the provider's configured site and on explicit
+ * connections, drift on both sites found by preview and repaired by up, a handler moved from one site
+ * to the other, a rotated key, refresh, and destroy; the keys never in the state file or the output.
+ */
+import type * as PulumiModule from "@pulumi/pulumi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import {
+  type TestServer,
+  type TestStack,
+  createStack,
+  nativeRequire,
+  pkg,
+  providerConfig,
+  startServer,
+} from "./harness";
+
+const STAGING_HOOK = "https://example.com/hooks/staging-secret-path";
+const PRODUCTION_HOOK = "https://example.com/hooks/production-secret-path";
+/** A `connection` as the state file stores a secret: Pulumi's secret signature and ciphertext. */
+const CONNECTION_ENCRYPTED =
+  /"connection":\{"4dabf18193072939515e22adb298388d":"1b47061264138c4ac30d75fd1eb44270","ciphertext":"/g;
+
+describe("one stack, two sites", () => {
+  let staging: TestServer;
+  let production: TestServer;
+  let stagingKey = "";
+  let productionKey = "";
+  let rotatedKey = "";
+  let s: TestStack;
+  /** What the program declares; the tests change it between runs. */
+  const program = { moveHookToProduction: false };
+  const ids: Record<string, number> = {};
+
+  /** A site's connection from the program's stack config: `<site>Url`, and `<site>Key` as a secret. */
+  const siteFromConfig = (site: string): { baseUrl: string; apiKey: PulumiModule.Output<string> } => {
+    const config = new (nativeRequire("@pulumi/pulumi") as typeof PulumiModule).Config();
+    return { baseUrl: config.require(`${site}Url`), apiKey: config.requireSecret(`${site}Key`) };
+  };
+
+  const names = (server: TestServer, key: string): string[] =>
+    server
+      .handlers(key)
+      .map((h) => h.name)
+      .sort();
+
+  beforeAll(async () => {
+    staging = await startServer();
+    production = await startServer();
+    stagingKey = staging.newKey();
+    productionKey = production.newKey("prod-team");
+    rotatedKey = production.newKey("prod-team"); // a second key of the same account
+    // A handler made by hand on each site, of the same name and type: only production's is adopted.
+    staging.seed(stagingKey, { type: "email", name: "Existing", settings: { email: "e@example.com" } });
+    for (const name of ["Manual 1", "Manual 2"])
+      ids[name] = production.seed(productionKey, { type: "internal_notification", name, settings: {} });
+    ids.existing = production.seed(productionKey, {
+      type: "email",
+      name: "Existing",
+      settings: { email: "e@example.com" },
+    });
+
+    const { NotificationHandler, getNotificationHandlersOutput } = pkg();
+    const pulumi = nativeRequire("@pulumi/pulumi") as typeof PulumiModule;
+    s = await createStack({
+      // The provider's configuration is the staging site; production is an explicit connection.
+      config: {
+        ...providerConfig(staging.url, stagingKey),
+        stagingUrl: staging.url,
+        stagingKey: { secret: stagingKey },
+        productionUrl: production.url,
+        productionKey: { secret: productionKey },
+      },
+      program: () => {
+        const stagingSite = siteFromConfig("staging");
+        const productionSite = siteFromConfig("production");
+        const ops = new NotificationHandler("staging-ops", {
+          type: "email",
+          name: "Ops",
+          email: "ops@staging.example.com",
+        });
+        const hook = new NotificationHandler("hook", {
+          type: "webhook",
+          name: "Deploy hook",
+          webhook: program.moveHookToProduction ? PRODUCTION_HOOK : STAGING_HOOK,
+          connection: program.moveHookToProduction ? productionSite : stagingSite,
+        });
+        const prodOps = new NotificationHandler("production-ops", {
+          type: "email",
+          name: "Ops",
+          email: "ops@example.com",
+          connection: productionSite,
+        });
+        const existing = new NotificationHandler("production-existing", {
+          type: "email",
+          name: "Existing",
+          email: "e@example.com",
+          adopt: true,
+          connection: productionSite,
+        });
+        // A lookup takes the same connection.
+        const manual = getNotificationHandlersOutput({ search: "manual" }, productionSite);
+        return Promise.resolve({
+          opsId: ops.handlerId,
+          hookId: hook.handlerId,
+          prodOpsId: prodOps.handlerId,
+          existingId: existing.handlerId,
+          manualOnProduction: pulumi.unsecret(manual.apply((hs) => hs.map((h) => h.name).sort())),
+        });
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await s?.dispose();
+    await staging?.close();
+    await production?.close();
+  });
+
+  /**
+   * Checks the state file: `connections` is how many connections it records, encrypted (the three
+   * resources with one, in inputs and outputs; a refresh records outputs only); 0 after destroy.
+   */
+  const stateHoldsNoSecret = async (connections = 2 * 3): Promise<void> => {
+    const resources = connections > 0;
+    const state = await s.exportState();
+    // The state file is the right one.
+    expect(state).toContain(
+      resources ? "NotificationHandler::production-ops" : '"stack":"organization/e2e/test"',
+    );
+    // The connection is recorded (deletes need it), encrypted as a whole, in inputs and outputs.
+    expect(state.match(CONNECTION_ENCRYPTED)?.length ?? 0).toBe(connections);
+    for (const secret of [stagingKey, productionKey, rotatedKey, STAGING_HOOK, PRODUCTION_HOOK]) {
+      expect(state.includes(secret), "a secret in the state file").toBe(false);
+      for (const text of s.output) expect(text.includes(secret), "a secret in the engine output").toBe(false);
+    }
+  };
+
+  it("creates each handler on its own site; each server holds only its own", async () => {
+    const up = await s.up();
+    expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
+    for (const name of ["opsId", "hookId", "prodOpsId", "existingId"])
+      ids[name] = up.outputs[name]?.value as number;
+    expect(names(staging, stagingKey)).toEqual(["Deploy hook", "Existing", "Ops"]);
+    expect(names(production, productionKey)).toEqual(["Existing", "Manual 1", "Manual 2", "Ops"]);
+    expect(ids.existingId).toBe(ids.existing); // adopted on production, not the staging one
+    expect(staging.handlers(stagingKey).find((h) => h.id === ids.hookId)?.settings).toEqual({
+      webhook: STAGING_HOOK,
+    });
+    expect(up.outputs.manualOnProduction?.value).toEqual(["Manual 1", "Manual 2"]);
+    await stateHoldsNoSecret();
+  });
+
+  it("finds drift on both sites in preview, and a plain up repairs both", async () => {
+    staging.edit(stagingKey, ids.opsId!, { name: "Renamed on staging" });
+    production.edit(productionKey, ids.existingId!, { isEnabled: false });
+    production.drop(productionKey, ids.prodOpsId!);
+
+    const preview = await s.preview();
+    expect(preview.changeSummary).toMatchObject({ update: 2, replace: 1, same: 2 });
+    const shown = s.output.at(-1) ?? "";
+    expect(shown).toContain(`handler ${ids.opsId} ("Ops") differs from the program`);
+    expect(shown).toContain('name: live "Renamed on staging", desired "Ops"');
+    expect(shown).toContain(`handler ${ids.existingId} ("Existing") differs from the program`);
+    expect(shown).toContain(`handler ${ids.prodOpsId} ("Ops") no longer exists in the API`);
+
+    const repair = await s.up();
+    expect(repair.summary.resourceChanges).toMatchObject({ update: 2, replace: 1 });
+    expect(staging.handlers(stagingKey).find((h) => h.id === ids.opsId)?.name).toBe("Ops");
+    const prod = production.handlers(productionKey);
+    expect(prod.find((h) => h.id === ids.existingId)?.isEnabled).toBe(true);
+    const recreated = prod.find((h) => h.name === "Ops");
+    expect(recreated?.id).not.toBe(ids.prodOpsId);
+    ids.prodOpsId = recreated!.id;
+    expect(names(production, productionKey)).toEqual(["Existing", "Manual 1", "Manual 2", "Ops"]);
+    expect(names(staging, stagingKey)).toEqual(["Deploy hook", "Existing", "Ops"]);
+
+    const settled = await s.preview();
+    expect(settled.changeSummary).toEqual({ same: 5 });
+  });
+
+  it("moves a handler to the other site: created there, then deleted from the old one", async () => {
+    program.moveHookToProduction = true;
+    const up = await s.up();
+    expect(up.summary.resourceChanges).toMatchObject({ replace: 1, same: 4 });
+    expect(s.output.at(-1)).toContain(
+      `handler ${ids.hookId} ("Deploy hook") moves from ${staging.url}/ to ${production.url}/`,
+    );
+    expect(names(staging, stagingKey)).toEqual(["Existing", "Ops"]);
+    expect(names(production, productionKey)).toEqual([
+      "Deploy hook",
+      "Existing",
+      "Manual 1",
+      "Manual 2",
+      "Ops",
+    ]);
+    const moved = production.handlers(productionKey).find((h) => h.name === "Deploy hook");
+    expect(moved?.settings).toEqual({ webhook: PRODUCTION_HOOK });
+    expect(up.outputs.hookId?.value).toBe(moved?.id);
+    expect((await s.preview()).changeSummary).toEqual({ same: 5 });
+  });
+
+  it("a rotated key for the same site changes the state, not the handlers", async () => {
+    await s.stack.setConfig("productionKey", { value: rotatedKey, secret: true });
+    const mark = production.served.length;
+    const up = await s.up();
+    expect(up.summary.resourceChanges).toMatchObject({ update: 3, same: 2 });
+    expect(production.countSince(mark).writes).toBe(0);
+    // The old key is revoked: everything now goes through the new one.
+    expect(production.repository.revokeApiKey(productionKey, "2026-01-01 00:00:00")).toBe(true);
+    expect((await s.preview()).changeSummary).toEqual({ same: 5 });
+    await stateHoldsNoSecret();
+  });
+
+  it("refresh keeps every handler on its site and no key in the state", async () => {
+    await s.refresh();
+    await stateHoldsNoSecret(3);
+    expect((await s.preview()).changeSummary).toEqual({ same: 5 });
+  });
+
+  it("destroy deletes every handler it manages on both sites, and only those", async () => {
+    await s.destroy();
+    expect(names(staging, stagingKey)).toEqual(["Existing"]); // made by hand, never adopted
+    expect(names(production, rotatedKey)).toEqual(["Manual 1", "Manual 2"]);
+    await stateHoldsNoSecret(0);
+  });
+
+  it("NotificationHandler.get reads through a connection: the same id on the configured site is another handler", async () => {
+    const { NotificationHandler } = pkg();
+    const onStaging = staging.handlers(stagingKey)[0]!;
+    expect(onStaging.id).toBe(ids["Manual 1"]); // both sites number their handlers from 1
+    const reader = await createStack({
+      config: {
+        ...providerConfig(staging.url, stagingKey),
+        productionUrl: production.url,
+        productionKey: { secret: rotatedKey },
+      },
+      program: () => {
+        const productionSite = siteFromConfig("production");
+        const there = NotificationHandler.get("there", onStaging.id, undefined, productionSite);
+        const here = NotificationHandler.get("here", onStaging.id);
+        return Promise.resolve({ there: there.name, here: here.name });
+      },
+    });
+    try {
+      const up = await reader.up();
+      expect(up.outputs.there?.value).toBe("Manual 1");
+      expect(up.outputs.here?.value).toBe(onStaging.name);
+      const state = await reader.exportState();
+      expect(state).toContain("NotificationHandler::there");
+      expect(state.includes(rotatedKey), "a key in the state file").toBe(false);
+      expect(state.includes(stagingKey), "a key in the state file").toBe(false);
+      await reader.destroy();
+      expect(names(production, rotatedKey)).toEqual(["Manual 1", "Manual 2"]); // reads delete nothing
+    } finally {
+      await reader.dispose();
+    }
+  });
+});
