@@ -91,10 +91,10 @@ describe("notification-handlers export, then pulumi up of the exported project",
     it("takes every handler over with no write, and the next preview has no change", async (context) => {
       const pathFirst = requireLanguageHost(context);
       server = await startServer(target.emulate === undefined ? {} : { emulate: target.emulate });
-      const key = server.newKey();
+      const key = await server.newKey();
       client = new NotificationHandlersClient({ baseURL: server.url, apiKey: key, maxRetries: 0 });
       for (const params of ACCOUNT) await client.notificationHandlers.create(params);
-      const before = server.handlers(key);
+      const before = await server.handlers(key);
       expect(before).toHaveLength(ACCOUNT.length);
 
       const root = join(scratch, target.emulate ?? "reference");
@@ -167,7 +167,7 @@ describe("notification-handlers export, then pulumi up of the exported project",
       const up = await run("pulumi", ["up", "--yes", "--stack", "dev"]);
       expect(up.stdout).toContain(`+ ${ACCOUNT.length + 1} created`); // the stack and every resource
       expect(server.countSince(mark).writes, "writes to the API during the takeover").toBe(0);
-      expect(server.handlers(key)).toEqual(before); // same ids, same values, not even last_datetime moved
+      expect(await server.handlers(key)).toEqual(before); // same ids, same values, not even last_datetime moved
 
       const preview = await runCommand("pulumi", ["preview", "--expect-no-changes", "--stack", "dev"], {
         cwd: project,

@@ -40,23 +40,20 @@ describe("one stack, two sites", () => {
     return { baseUrl: config.require(`${site}Url`), apiKey: config.requireSecret(`${site}Key`) };
   };
 
-  const names = (server: TestServer, key: string): string[] =>
-    server
-      .handlers(key)
-      .map((h) => h.name)
-      .sort();
+  const names = async (server: TestServer, key: string): Promise<string[]> =>
+    (await server.handlers(key)).map((h) => h.name).sort();
 
   beforeAll(async () => {
     staging = await startServer();
     production = await startServer();
-    stagingKey = staging.newKey();
-    productionKey = production.newKey("prod-team");
-    rotatedKey = production.newKey("prod-team"); // a second key of the same account
+    stagingKey = await staging.newKey();
+    productionKey = await production.newKey("prod-team");
+    rotatedKey = await production.newKey("prod-team"); // a second key of the same account
     // A handler made by hand on each site, of the same name and type: only production's is adopted.
-    staging.seed(stagingKey, { type: "email", name: "Existing", settings: { email: "e@example.com" } });
+    await staging.seed(stagingKey, { type: "email", name: "Existing", settings: { email: "e@example.com" } });
     for (const name of ["Manual 1", "Manual 2"])
-      ids[name] = production.seed(productionKey, { type: "internal_notification", name, settings: {} });
-    ids.existing = production.seed(productionKey, {
+      ids[name] = await production.seed(productionKey, { type: "internal_notification", name, settings: {} });
+    ids.existing = await production.seed(productionKey, {
       type: "email",
       name: "Existing",
       settings: { email: "e@example.com" },
@@ -143,10 +140,10 @@ describe("one stack, two sites", () => {
     expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
     for (const name of ["opsId", "hookId", "prodOpsId", "existingId"])
       ids[name] = up.outputs[name]?.value as number;
-    expect(names(staging, stagingKey)).toEqual(["Deploy hook", "Existing", "Ops"]);
-    expect(names(production, productionKey)).toEqual(["Existing", "Manual 1", "Manual 2", "Ops"]);
+    expect(await names(staging, stagingKey)).toEqual(["Deploy hook", "Existing", "Ops"]);
+    expect(await names(production, productionKey)).toEqual(["Existing", "Manual 1", "Manual 2", "Ops"]);
     expect(ids.existingId).toBe(ids.existing); // adopted on production, not the staging one
-    expect(staging.handlers(stagingKey).find((h) => h.id === ids.hookId)?.settings).toEqual({
+    expect((await staging.handlers(stagingKey)).find((h) => h.id === ids.hookId)?.settings).toEqual({
       webhook: STAGING_HOOK,
     });
     expect(up.outputs.manualOnProduction?.value).toEqual(["Manual 1", "Manual 2"]);
@@ -154,9 +151,9 @@ describe("one stack, two sites", () => {
   });
 
   it("finds drift on both sites in preview, and a plain up repairs both", async () => {
-    staging.edit(stagingKey, ids.opsId!, { name: "Renamed on staging" });
-    production.edit(productionKey, ids.existingId!, { isEnabled: false });
-    production.drop(productionKey, ids.prodOpsId!);
+    await staging.edit(stagingKey, ids.opsId!, { name: "Renamed on staging" });
+    await production.edit(productionKey, ids.existingId!, { isEnabled: false });
+    await production.drop(productionKey, ids.prodOpsId!);
 
     const preview = await s.preview();
     expect(preview.changeSummary).toMatchObject({ update: 2, replace: 1, same: 2 });
@@ -168,14 +165,14 @@ describe("one stack, two sites", () => {
 
     const repair = await s.up();
     expect(repair.summary.resourceChanges).toMatchObject({ update: 2, replace: 1 });
-    expect(staging.handlers(stagingKey).find((h) => h.id === ids.opsId)?.name).toBe("Ops");
-    const prod = production.handlers(productionKey);
+    expect((await staging.handlers(stagingKey)).find((h) => h.id === ids.opsId)?.name).toBe("Ops");
+    const prod = await production.handlers(productionKey);
     expect(prod.find((h) => h.id === ids.existingId)?.isEnabled).toBe(true);
     const recreated = prod.find((h) => h.name === "Ops");
     expect(recreated?.id).not.toBe(ids.prodOpsId);
     ids.prodOpsId = recreated!.id;
-    expect(names(production, productionKey)).toEqual(["Existing", "Manual 1", "Manual 2", "Ops"]);
-    expect(names(staging, stagingKey)).toEqual(["Deploy hook", "Existing", "Ops"]);
+    expect(await names(production, productionKey)).toEqual(["Existing", "Manual 1", "Manual 2", "Ops"]);
+    expect(await names(staging, stagingKey)).toEqual(["Deploy hook", "Existing", "Ops"]);
 
     const settled = await s.preview();
     expect(settled.changeSummary).toEqual({ same: 5 });
@@ -188,15 +185,15 @@ describe("one stack, two sites", () => {
     expect(s.output.at(-1)).toContain(
       `handler ${ids.hookId} ("Deploy hook") moves from ${staging.url}/ to ${production.url}/`,
     );
-    expect(names(staging, stagingKey)).toEqual(["Existing", "Ops"]);
-    expect(names(production, productionKey)).toEqual([
+    expect(await names(staging, stagingKey)).toEqual(["Existing", "Ops"]);
+    expect(await names(production, productionKey)).toEqual([
       "Deploy hook",
       "Existing",
       "Manual 1",
       "Manual 2",
       "Ops",
     ]);
-    const moved = production.handlers(productionKey).find((h) => h.name === "Deploy hook");
+    const moved = (await production.handlers(productionKey)).find((h) => h.name === "Deploy hook");
     expect(moved?.settings).toEqual({ webhook: PRODUCTION_HOOK });
     expect(up.outputs.hookId?.value).toBe(moved?.id);
     expect((await s.preview()).changeSummary).toEqual({ same: 5 });
@@ -222,14 +219,14 @@ describe("one stack, two sites", () => {
 
   it("destroy deletes every handler it manages on both sites, and only those", async () => {
     await s.destroy();
-    expect(names(staging, stagingKey)).toEqual(["Existing"]); // made by hand, never adopted
-    expect(names(production, rotatedKey)).toEqual(["Manual 1", "Manual 2"]);
+    expect(await names(staging, stagingKey)).toEqual(["Existing"]); // made by hand, never adopted
+    expect(await names(production, rotatedKey)).toEqual(["Manual 1", "Manual 2"]);
     await stateHoldsNoSecret(0);
   });
 
   it("NotificationHandler.get reads through a connection: the same id on the configured site is another handler", async () => {
     const { NotificationHandler } = pkg();
-    const onStaging = staging.handlers(stagingKey)[0]!;
+    const onStaging = (await staging.handlers(stagingKey))[0]!;
     expect(onStaging.id).toBe(ids["Manual 1"]); // both sites number their handlers from 1
     const reader = await createStack({
       config: {
@@ -253,7 +250,7 @@ describe("one stack, two sites", () => {
       expect(state.includes(rotatedKey), "a key in the state file").toBe(false);
       expect(state.includes(stagingKey), "a key in the state file").toBe(false);
       await reader.destroy();
-      expect(names(production, rotatedKey)).toEqual(["Manual 1", "Manual 2"]); // reads delete nothing
+      expect(await names(production, rotatedKey)).toEqual(["Manual 1", "Manual 2"]); // reads delete nothing
     } finally {
       await reader.dispose();
     }

@@ -45,7 +45,7 @@ describe("notification-handlers export", () => {
   beforeAll(async () => {
     server = await startServer();
     featureOff = await startServer({ featureOff: true });
-    key = server.key();
+    key = await server.key();
     for (const [type, name, fields] of [
       ["slack", "Team Slack", { slack: SLACK }],
       ["email", 'Ops "primary" & co', { email: "ops@example.com" }],
