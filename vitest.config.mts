@@ -75,10 +75,25 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
+          exclude: ["test/e2e/cli-*.test.ts"],
           // After the others: each e2e file runs engines of its own, two files at a time.
           sequence: { groupOrder: 4 },
           globalSetup: ["test/e2e/global-setup.ts"],
           testTimeout: 300_000, // 5 min: each test runs several engine operations
+          hookTimeout: 120_000,
+          maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: "e2e-cli",
+          include: ["test/e2e/cli-*.test.ts"],
+          // The user's path (npm install of the tarball, the Pulumi CLI) after the engine tests, not
+          // beside them: their installs load the machine, and the request-budget tests count the
+          // verifying reads that writes made together share, which a starved engine spreads out.
+          sequence: { groupOrder: 5 },
+          globalSetup: ["test/e2e/global-setup.ts"],
+          testTimeout: 300_000, // 5 min
           hookTimeout: 120_000,
           maxWorkers: 2,
         },
