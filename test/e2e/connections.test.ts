@@ -206,7 +206,7 @@ describe("one stack, two sites", () => {
     expect(up.summary.resourceChanges).toMatchObject({ update: 3, same: 2 });
     expect(production.countSince(mark).writes).toBe(0);
     // The old key is revoked: everything now goes through the new one.
-    expect(production.repository.revokeApiKey(productionKey, "2026-01-01 00:00:00")).toBe(true);
+    expect(await production.repository.revokeApiKey(productionKey, "2026-01-01 00:00:00")).toBe(true);
     expect((await s.preview()).changeSummary).toEqual({ same: 5 });
     await stateHoldsNoSecret();
   });
