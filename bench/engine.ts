@@ -6,17 +6,18 @@
  * 1. Engine overhead: `pulumi up` of 100 creates with this provider against the reference server
  *    (rate limit off), and the same program with a dynamic provider that does nothing, taking turns
  *    round after round; prints both, the ratio per round and the median ratio (target: 1.2x).
+ *    Where the time goes: the CPU time of each process during the up (the engine, the dynamic-provider
+ *    process, the reference server, this process with the inline program), read from /proc on Linux.
  * 2. Request floor: the requests the server served for a create-up of 100, a no-op preview and up,
  *    and a destroy of 100, beside the figures of the provider before writes shared their verifying
- *    reads (one read per write).
+ *    reads (one read per write); at the engine's default parallelism (4 per core) and at 16 and 32.
  * `--rounds N` sets the rounds of part 1 (default 3; 0 skips it).
  * 3. With `--rate-limited`: the create-up of 100 against the emulated 60-requests-a-minute limit of
  *    deployed instances, with its wall time (about two minutes).
  *
  * It prints figures and never fails on a missed target.
  */
-import { randomUUID } from "node:crypto";
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -26,8 +27,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type * as PackageModule from "../index";
 import { ensureEngine } from "../scripts/engine";
 import { createOfflineStack } from "../scripts/offline-stack";
-import { formatDatetime } from "../sdk/resources/notification-handlers";
-import { buildApp, openSqliteRepository } from "../server/app";
+import { type CountingServer, startCountingServer } from "./counting-server";
+import { DescendantCpu, type DescendantCpuTimes, canMeasureDescendants } from "./process-cpu";
 
 const ROOT = resolve(__dirname, "..", "..");
 const N = 100;
@@ -35,46 +36,6 @@ const DEFAULT_ROUNDS = 3;
 const TARGET_RATIO = 1.2;
 /** Requests of the provider before this benchmark's changes: one write and one read per handler. */
 const BEFORE = { createUp: 2 * N, destroy: 2 * N, noop: Math.ceil(N / 1000), rateLimitedSeconds: 188 };
-
-interface CountingServer {
-  url: string;
-  newKey(): Promise<string>;
-  /** Requests served since the last call, by kind. */
-  take(): { lists: number; reads: number; writes: number; total: number; spanMs: number };
-  close(): Promise<void>;
-}
-
-async function startServer(rateLimit: number, emulate?: "2026"): Promise<CountingServer> {
-  const repository = openSqliteRepository(":memory:");
-  const app = buildApp({ repository, rateLimit, ...(emulate === undefined ? {} : { emulate }) });
-  let served: { method: string; path: string; at: number }[] = [];
-  app.addHook("onResponse", (request, _reply, done) => {
-    served.push({ method: request.method, path: request.url.split("?")[0] ?? "", at: performance.now() });
-    done();
-  });
-  const url = await app.listen({ host: "127.0.0.1", port: 0 });
-  return {
-    url,
-    newKey: async () => {
-      const now = formatDatetime(new Date());
-      return repository.createApiKey(await repository.ensureUser(`bench-${randomUUID()}`, now), now);
-    },
-    take() {
-      const all = served;
-      served = [];
-      const isList = (s: { method: string; path: string }): boolean =>
-        s.method === "GET" && /\/api\/notification-handlers\/?$/.test(s.path);
-      const lists = all.filter(isList).length;
-      const reads = all.filter((s) => s.method === "GET").length - lists;
-      const spanMs = all.length === 0 ? 0 : (all.at(-1)?.at ?? 0) - (all[0]?.at ?? 0);
-      return { lists, reads, writes: all.length - lists - reads, total: all.length, spanMs };
-    },
-    async close() {
-      await app.close();
-      await repository.close();
-    },
-  };
-}
 
 /** The compiled package, loaded by name: the provider closure Pulumi serializes is the package's own. */
 const pkg = (): typeof PackageModule =>
@@ -128,23 +89,41 @@ const config = (url: string, key: string, strategy = "in-place") => ({
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-/** One timed up: its wall time, and the state file's size per resource after it. */
-async function timedUp(
-  binDir: string,
-  kind: "provider" | "noop",
-  server: CountingServer,
-): Promise<{ ms: number; stateBytesPerResource: number }> {
+/** What one timed up measured. */
+interface UpRun {
+  ms: number;
+  stateBytesPerResource: number;
+  /** CPU milliseconds by process; undefined where /proc cannot be read. */
+  cpu: (DescendantCpuTimes & { program: number; server: number }) | undefined;
+}
+
+/** One timed up: its wall time, the CPU time of each process, and the state file's size after it. */
+async function timedUp(binDir: string, kind: "provider" | "noop", server: CountingServer): Promise<UpRun> {
   const offline = await stackFor(
     binDir,
     program(kind),
     kind === "provider" ? config(server.url, await server.newKey()) : {},
   );
   try {
+    const measureCpu = canMeasureDescendants();
+    const serverBefore = await server.cpuMs();
+    const selfBefore = process.cpuUsage();
+    const descendants = measureCpu ? new DescendantCpu(new Set([server.pid])) : undefined;
     const started = performance.now();
     const up = await offline.stack.up();
     const ms = performance.now() - started;
+    const self = process.cpuUsage(selfBefore);
+    const others = descendants?.stop();
+    const serverMs = (await server.cpuMs()) - serverBefore;
     if (up.summary.result !== "succeeded") throw new Error(`${kind} up: ${up.summary.result}`);
-    return { ms, stateBytesPerResource: Buffer.byteLength(await offline.stateFile()) / N };
+    return {
+      ms,
+      stateBytesPerResource: Buffer.byteLength(await offline.stateFile()) / N,
+      cpu:
+        others === undefined
+          ? undefined
+          : { ...others, program: (self.user + self.system) / 1000, server: serverMs },
+    };
   } finally {
     await offline.dispose();
   }
@@ -158,7 +137,7 @@ async function main(): Promise<void> {
     projectRoot: ROOT,
     log: (l) => process.stderr.write(`[engine] ${l}\n`),
   });
-  const server = await startServer(0);
+  const server = await startCountingServer(0);
   try {
     if (ROUNDS > 0) await overhead(engine.binDir, server, ROUNDS);
     await requests(engine.binDir, server);
@@ -168,27 +147,26 @@ async function main(): Promise<void> {
   if (rateLimited) await rateLimitedUp(engine.binDir);
 }
 
+const CPU_ROWS: [keyof NonNullable<UpRun["cpu"]>, string][] = [
+  ["engine", "the engine (`pulumi`)"],
+  ["provider", "the dynamic-provider process"],
+  ["server", "the reference server"],
+  ["program", "the inline program (this process)"],
+  ["other", "plugin launchers"],
+];
+
 async function overhead(binDir: string, server: CountingServer, rounds: number): Promise<void> {
   process.stdout.write(`## Engine overhead: pulumi up of ${N} creates, ${rounds} rounds\n\n`);
   process.stdout.write(`| round | this provider | no-op provider | ratio |\n|---|---|---|---|\n`);
+  const runs: Record<"provider" | "noop", UpRun[]> = { provider: [], noop: [] };
   const ratios: number[] = [];
-  const ours: number[] = [];
-  const noops: number[] = [];
-  const stateBytes: Record<string, number> = {};
   for (let round = 1; round <= rounds; round++) {
     // Taking turns at going first, so drift in the machine's speed falls on both alike.
     const order: ("provider" | "noop")[] = round % 2 === 1 ? ["provider", "noop"] : ["noop", "provider"];
-    const times: Record<string, number> = {};
-    for (const kind of order) {
-      const run = await timedUp(binDir, kind, server);
-      times[kind] = run.ms;
-      stateBytes[kind] = run.stateBytesPerResource;
-    }
-    server.take();
-    const p = times.provider ?? 0;
-    const n = times.noop ?? 1;
-    ours.push(p);
-    noops.push(n);
+    for (const kind of order) runs[kind].push(await timedUp(binDir, kind, server));
+    await server.take();
+    const p = runs.provider.at(-1)?.ms ?? 0;
+    const n = runs.noop.at(-1)?.ms ?? 1;
     ratios.push(p / n);
     process.stdout.write(`| ${round} | ${seconds(p)} | ${seconds(n)} | ${(p / n).toFixed(2)}x |\n`);
   }
@@ -196,42 +174,80 @@ async function overhead(binDir: string, server: CountingServer, rounds: number):
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
+  const wall = (kind: "provider" | "noop"): number => median(runs[kind].map((r) => r.ms));
   process.stdout.write(
-    `\nmedian: ${seconds(median(ours))} against ${seconds(median(noops))}, ratio ${ratio.toFixed(2)}x ` +
+    `\nmedian: ${seconds(wall("provider"))} against ${seconds(wall("noop"))}, ratio ${ratio.toFixed(2)}x ` +
       `(target ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? "met" : "missed"}); load average ${load}\n`,
   );
   const kb = (bytes: number | undefined): string => `${((bytes ?? 0) / 1024).toFixed(1)} KB`;
   process.stdout.write(
-    `state file per resource: ${kb(stateBytes.provider)} with this provider, ${kb(stateBytes.noop)} with the no-op\n\n`,
+    `state file per resource: ${kb(runs.provider[0]?.stateBytesPerResource)} with this provider, ` +
+      `${kb(runs.noop[0]?.stateBytesPerResource)} with the no-op\n\n`,
   );
+  if (runs.provider.some((r) => r.cpu === undefined)) {
+    process.stdout.write("CPU time per process: not measured (no /proc on this system)\n\n");
+    return;
+  }
+  const cpu = (kind: "provider" | "noop", row: keyof NonNullable<UpRun["cpu"]>): number =>
+    median(runs[kind].map((r) => r.cpu?.[row] ?? 0));
+  const total = (kind: "provider" | "noop"): number =>
+    median(runs[kind].map((r) => CPU_ROWS.reduce((sum, [row]) => sum + (r.cpu?.[row] ?? 0), 0)));
+  process.stdout.write(
+    `### Where the time goes: CPU time during the up (median of ${rounds}; ${availableParallelism()} cores ` +
+      `offer ${seconds(availableParallelism() * wall("noop"))} in the no-op's wall time)\n\n`,
+  );
+  process.stdout.write(`| process | this provider | no-op provider | difference |\n|---|---|---|---|\n`);
+  const line = (label: string, p: number, n: number): void => {
+    const sign = p - n >= 0 ? "+" : "";
+    process.stdout.write(`| ${label} | ${seconds(p)} | ${seconds(n)} | ${sign}${seconds(p - n)} |\n`);
+  };
+  for (const [row, label] of CPU_ROWS) line(label, cpu("provider", row), cpu("noop", row));
+  line("all of them", total("provider"), total("noop"));
+  process.stdout.write("\n");
 }
+
+/** The engine's parallelism levels the request counts are taken at (undefined: its default). */
+const PARALLELISM = [undefined, 16, 32] as const;
 
 async function requests(binDir: string, server: CountingServer): Promise<void> {
   process.stdout.write(`## Requests served, ${N} handlers, rate limit off\n\n`);
-  process.stdout.write(`| operation | before (one read per write) | now | lists | reads | writes |\n`);
-  process.stdout.write(`|---|---|---|---|---|---|\n`);
-  const offline = await stackFor(binDir, program("provider"), config(server.url, await server.newKey()));
-  try {
-    const row = (name: string, before: number): void => {
-      const c = server.take();
-      process.stdout.write(`| ${name} | ${before} | ${c.total} | ${c.lists} | ${c.reads} | ${c.writes} |\n`);
-    };
-    server.take();
-    await offline.stack.up();
-    row(`up creating ${N}`, BEFORE.createUp);
-    await offline.stack.preview();
-    row("no-op preview", BEFORE.noop);
-    await offline.stack.up();
-    row("no-op up", BEFORE.noop);
-    await offline.stack.destroy();
-    row(`destroy of ${N}`, BEFORE.destroy);
-  } finally {
-    await offline.dispose();
+  process.stdout.write(
+    `| operation | parallel | before (one read per write) | now | lists | reads | writes |\n`,
+  );
+  process.stdout.write(`|---|---|---|---|---|---|---|\n`);
+  for (const parallel of PARALLELISM) {
+    const offline = await stackFor(binDir, program("provider"), config(server.url, await server.newKey()));
+    const options = parallel === undefined ? {} : { parallel };
+    const label = parallel === undefined ? "default" : String(parallel);
+    try {
+      const row = async (name: string, before: number): Promise<void> => {
+        const c = await server.take();
+        process.stdout.write(
+          `| ${name} | ${label} | ${before} | ${c.total} | ${c.lists} | ${c.reads} | ${c.writes} |\n`,
+        );
+      };
+      await server.take();
+      await offline.stack.up(options);
+      await row(`up creating ${N}`, BEFORE.createUp);
+      if (parallel === undefined) {
+        await offline.stack.preview();
+        await row("no-op preview", BEFORE.noop);
+        await offline.stack.up();
+        await row("no-op up", BEFORE.noop);
+      }
+      await offline.stack.destroy(options);
+      await row(`destroy of ${N}`, BEFORE.destroy);
+    } finally {
+      await offline.dispose();
+    }
   }
+  process.stdout.write(
+    `\nThe engine's default parallelism is 4 per core: ${4 * availableParallelism()} here.\n`,
+  );
 }
 
 async function rateLimitedUp(binDir: string): Promise<void> {
-  const limited = await startServer(60, "2026");
+  const limited = await startCountingServer(60, "2026");
   try {
     const offline = await stackFor(
       binDir,
@@ -242,7 +258,7 @@ async function rateLimitedUp(binDir: string): Promise<void> {
       const started = performance.now();
       await offline.stack.up();
       const ms = performance.now() - started;
-      const c = limited.take();
+      const c = await limited.take();
       process.stdout.write(
         `\n## Up of ${N} against the emulated limit of 60 requests a minute\n\n` +
           `${c.total} requests in ${seconds(ms)} ` +

@@ -3,7 +3,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { ALL_FIELDS, type HANDLER_TYPES, type HandlerType, type PropertyOf } from "../sdk/catalog";
+import {
+  ALL_FIELDS,
+  type HANDLER_TYPES,
+  type HandlerType,
+  type PropertyOf,
+  fieldsOf,
+  isHandlerType,
+} from "../sdk/catalog";
 import type { UpdateStrategy } from "./inputs";
 import { PROVIDER_KEY, PROVIDER_SOURCE } from "./provider";
 
@@ -69,6 +76,37 @@ export type NotificationHandlerOptions = pulumi.CustomResourceOptions;
 
 const SECRET_PROPERTIES: string[] = ALL_FIELDS.filter((f) => f.secret).map((f) => f.property);
 const SECRET_INPUTS: string[] = [...SECRET_PROPERTIES, "connection"];
+
+/** The outputs of every handler, whatever its type. */
+const COMMON_OUTPUTS = [
+  "handlerId",
+  "type",
+  "name",
+  "isEnabled",
+  "pendingConfirmation",
+  "settings",
+  "lastDatetime",
+  "datetime",
+] as const;
+
+/**
+ * Gives a handler the field properties of the other types as outputs that resolve to `undefined`
+ * (what the engine would give them: the provider never sets another type's field), made when first
+ * read instead of registered with the resource.
+ */
+function absentFields(resource: NotificationHandler, own: readonly { property: string }[]): void {
+  const owned = new Set(own.map((f) => f.property));
+  for (const { property } of ALL_FIELDS) {
+    // A field the program passed anyway was registered (the provider's check refuses it).
+    if (owned.has(property) || Object.prototype.hasOwnProperty.call(resource, property)) continue;
+    let value: pulumi.Output<undefined> | undefined;
+    Object.defineProperty(resource, property, {
+      configurable: true,
+      enumerable: false,
+      get: () => (value ??= pulumi.output(undefined)),
+    });
+  }
+}
 
 const MODULE = "notification-handlers";
 const TYPE = "NotificationHandler";
@@ -158,17 +196,13 @@ export class NotificationHandler extends pulumi.CustomResource {
       }
       props.name = args.name ?? name;
     }
-    for (const output of [
-      "handlerId",
-      "type",
-      "name",
-      "isEnabled",
-      "pendingConfirmation",
-      "settings",
-      "lastDatetime",
-      "datetime",
-      ...ALL_FIELDS.map((f) => f.property),
-    ]) {
+    // The fields of the handler's own type are outputs the engine resolves; those of the other types
+    // are never set, and stay plain (see `absentFields`). Each output costs the Node.js SDK four
+    // promises, each with a captured stack trace: 24 outputs per resource were a third of the
+    // program's processor time in a create-up (issue 8, item 4).
+    const type = args?.type;
+    const own = isHandlerType(type) ? fieldsOf(type) : ALL_FIELDS;
+    for (const output of [...COMMON_OUTPUTS, ...own.map((f) => f.property)]) {
       if (!(output in props)) props[output] = undefined;
     }
     props[PROVIDER_KEY] = PROVIDER_SOURCE;
@@ -178,6 +212,7 @@ export class NotificationHandler extends pulumi.CustomResource {
       props,
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_INPUTS] }),
     );
+    if (own !== ALL_FIELDS) absentFields(this, own);
   }
 
   /** The resource's type token, as the engine records it. */

@@ -9,6 +9,8 @@
  * create of unknown outcome made), `partial-failure.ts` (recording a handler when a later step
  * fails), `inputs.ts` (checks, diffs and outputs, no I/O).
  */
+import "./compile-cache";
+
 import type * as pulumi from "@pulumi/pulumi";
 
 import { readSettings } from "./config";

@@ -5,7 +5,7 @@
  */
 
 import { inspect } from "node:util";
-import { Agent, type Dispatcher, type FormData } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -17,6 +17,7 @@ import {
   type ResponseHeaders,
 } from "./errors";
 import { parseJSONKeepingBigIntegers } from "./json";
+import type { FormBody } from "./multipart";
 import { RateLimitPacer, type PacerState } from "./rate-limit";
 import { NotificationHandlers } from "./resources/notification-handlers";
 
@@ -105,7 +106,7 @@ export interface APIRequest {
   /** Path relative to the base URL, without a leading `/`. */
   path: string;
   query?: Record<string, string> | undefined;
-  body?: FormData | undefined;
+  body?: FormBody | undefined;
   retry: RetryMode;
   /** A delete retried after an attempt that may have succeeded treats a 404 as success. */
   notFoundAfterRetryIsSuccess?: boolean | undefined;
@@ -417,8 +418,9 @@ export class NotificationHandlersClient {
           ...this.defaultHeaders,
           accept: "application/json",
           authorization: `Bearer ${apiKeys.get(this) ?? ""}`,
+          ...(req.body === undefined ? {} : { "content-type": req.body.contentType }),
         },
-        body: req.body ?? null,
+        body: req.body?.bytes ?? null,
         signal: controller.signal,
       });
       // The timeout covers reading the body too: a server that stalls mid-answer is a timeout.

@@ -4,12 +4,12 @@
  * the reference server (CONTRACT.md Part A) and every deployed variant (Part B).
  */
 
-import { FormData } from "undici";
 import { z } from "zod";
 import { fieldsOf, type FieldOf, type HandlerType } from "../catalog";
 import type { APIResponse, NotificationHandlersClient, RequestOptions } from "../client";
 import { UnexpectedResponseError } from "../errors";
 import { parseJSONKeepingBigIntegers } from "../json";
+import { type FormBody, encodeForm } from "../multipart";
 import { Page, PagePromise, type PageLinks, type PageMeta } from "../pagination";
 
 // ---------------------------------------------------------------------------------------------
@@ -278,15 +278,16 @@ function queryOf(params: NotificationHandlerListParams, page: number): Record<st
   return query;
 }
 
-function formOf(params: Record<string, unknown>): FormData {
-  const form = new FormData();
+function formOf(params: Record<string, unknown>): FormBody {
+  const fields: [string, string][] = [];
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
     // Deployed instances read `true` as 0 (Part B): always send 1/0.
-    if (name === "is_enabled") form.append(name, value === true || value === 1 || value === "1" ? "1" : "0");
-    else form.append(name, settingString(value));
+    if (name === "is_enabled")
+      fields.push([name, value === true || value === 1 || value === "1" ? "1" : "0"]);
+    else fields.push([name, settingString(value)]);
   }
-  return form;
+  return encodeForm(fields);
 }
 
 function idPath(id: number): string {
