@@ -7,12 +7,15 @@
  * lies within the page's range. Anything a list cannot prove is read alone.
  *
  * When the checks run: writes come from the engine's operations, at most its parallelism at once
- * (8 at once on a 2-core machine). A check waits while other operations of this process are still writing
- * (up to {@link DEFAULT_MAX_WAIT_MS}), and the list goes out as soon as every operation in progress
- * waits for it and as many are in progress as the most seen at once; with fewer, once no operation
- * has started for {@link DEFAULT_BATCH_WINDOW_MS}. So one list verifies each wave of the engine's
- * writes, also when a rate limit paces them one a second. A create-up of N handlers costs N writes
- * and about N / parallelism lists.
+ * (`--parallel`, by default 4 per core: 8 at once on a 2-core machine). A check waits while other
+ * operations of this process are still writing (up to {@link DEFAULT_MAX_WAIT_MS}). The list goes
+ * out as soon as every operation in progress waits for it and as many are in progress as the most
+ * seen at once, and as were at the list before; otherwise once no operation has started for
+ * {@link DEFAULT_BATCH_WINDOW_MS}. The engine starts its operations one after another, a few
+ * milliseconds apart, so while their number still grows (its first wave) the window decides: a
+ * first wave cut short would leave the waves after it out of step, each verified by a list of its
+ * own. So one list verifies each wave of the engine's writes, also when a rate limit paces them one
+ * a second. A create-up of N handlers costs N writes and about N / parallelism lists.
  */
 import type { Page } from "../sdk/pagination";
 import type { NotificationHandler as ApiHandler } from "../sdk/resources/notification-handlers";
@@ -92,6 +95,8 @@ export class ReadBack {
   /** Writes (with their checks) in progress, and the most seen at once: the engine's parallelism. */
   private operations = 0;
   private mostOperations = 0;
+  /** {@link mostOperations} when the last list went out: a wave as large as that one is whole. */
+  private mostAtLastList = 0;
   /** Checks registered and not yet answered. */
   private checks = 0;
 
@@ -153,11 +158,13 @@ export class ReadBack {
     if (this.operations > this.checks && this.pending.size < LIST_PAGE_SIZE) {
       // Some operation is still writing: its check will join (up to the deadline).
       at = deadline;
-    } else if (this.operations >= this.mostOperations) {
-      // Every operation the engine runs at once is waiting here: nothing more can join.
+    } else if (this.operations >= this.mostOperations && this.mostOperations === this.mostAtLastList) {
+      // Every operation the engine runs at once is waiting here, as many as in the wave before:
+      // nothing more can join.
       at = now;
     } else {
-      // The engine may start more: wait until none has arrived for a window.
+      // The engine may start more (fewer are in progress than it ran at once, or their number is
+      // still growing): wait until none has arrived for a window.
       at = Math.min(deadline, now + this.windowMs);
     }
     if (this.timer !== undefined) clearTimeout(this.timer);
@@ -174,6 +181,7 @@ export class ReadBack {
     const batch = this.pending;
     this.pending = new Map();
     this.listing = true;
+    this.mostAtLastList = this.mostOperations;
     try {
       // A single check gains nothing from a list, and a single read costs the server less.
       const proof = batch.size === 1 ? undefined : await this.list().catch(() => undefined);

@@ -154,10 +154,12 @@ export interface FakeAccount {
 /**
  * A provider context around a fake API (the provider's configuration) and further accounts, each
  * reached by its base URL and key; `built` lists the connection (base URL) of each client built.
+ * Checks of writes are batched with a window of 1 ms unless `batchWindowMs` says otherwise.
  */
 export function fakeContext(
   api: FakeApi,
   accounts: FakeAccount[] = [],
+  batchWindowMs = 1,
 ): { ctx: ProviderContext; notes: string[]; built: string[] } {
   const notes: string[] = [];
   const built: string[] = [];
@@ -170,7 +172,7 @@ export function fakeContext(
       return found.api;
     },
     note: (m) => notes.push(m),
-    batchWindowMs: 1,
+    batchWindowMs,
   });
   ctx.settings = readSettings((key) =>
     key.endsWith("baseUrl")
