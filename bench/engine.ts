@@ -11,7 +11,7 @@
  * 2. Request floor: the requests the server served for a create-up of 100, a no-op preview and up,
  *    and a destroy of 100, beside the figures of the provider before writes shared their verifying
  *    reads (one read per write); at the engine's default parallelism (4 per core) and at 16 and 32.
- * `--rounds N` sets the rounds of part 1 (default 3; 0 skips it).
+ * `--rounds N` sets the rounds of part 1 (default 5: single rounds spread widely; 0 skips it).
  * 3. With `--rate-limited`: the create-up of 100 against the emulated 60-requests-a-minute limit of
  *    deployed instances, with its wall time (about two minutes).
  *
@@ -32,7 +32,7 @@ import { DescendantCpu, type DescendantCpuTimes, canMeasureDescendants } from ".
 
 const ROOT = resolve(__dirname, "..", "..");
 const N = 100;
-const DEFAULT_ROUNDS = 3;
+const DEFAULT_ROUNDS = 5;
 const TARGET_RATIO = 1.2;
 /** Requests of the provider before this benchmark's changes: one write and one read per handler. */
 const BEFORE = { createUp: 2 * N, destroy: 2 * N, noop: Math.ceil(N / 1000), rateLimitedSeconds: 188 };
