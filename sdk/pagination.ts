@@ -19,6 +19,12 @@ export interface PageMeta {
   /** Total matches (`meta.total`, or `meta.total_results` on deployed instances); null when not given. */
   total: number | null;
   total_pages: number | null;
+  /**
+   * Which list shape the server answered in: `"reference"` when `meta` carried `total` (the reference
+   * server, CONTRACT.md Part A), `"deployed"` when it carried `total_results` instead (deployed
+   * instances, Part B); absent when it carried neither.
+   */
+  dialect?: "reference" | "deployed";
 }
 
 /** `links` of a list answer, as the server wrote them; informational only (see the module comment). */

@@ -303,13 +303,16 @@ function dataOf(res: APIResponse, what: string): unknown {
 
 function metaOf(raw: unknown, page: number): PageMeta {
   const meta = isRecord(raw) ? raw : {};
-  return {
+  const normalized: PageMeta = {
     page,
     results_per_page: toInt(meta.results_per_page),
     // Part B: deployed instances call it `total_results`.
     total: toInt(meta.total) ?? toInt(meta.total_results),
     total_pages: toInt(meta.total_pages),
   };
+  if (meta.total !== undefined) normalized.dialect = "reference";
+  else if (meta.total_results !== undefined) normalized.dialect = "deployed";
+  return normalized;
 }
 
 function linksOf(raw: unknown): PageLinks {

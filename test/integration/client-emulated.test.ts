@@ -156,7 +156,13 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
       await client.notificationHandlers.create({ name: `handler ${i}`, type: "internal_notification" });
     }
     const first = await client.notificationHandlers.list({ results_per_page: 10 });
-    expect(first.meta).toEqual({ page: 1, results_per_page: 10, total: 23, total_pages: 3 });
+    expect(first.meta).toEqual({
+      page: 1,
+      results_per_page: 10,
+      total: 23,
+      total_pages: 3,
+      dialect: "deployed",
+    });
     expect(first.data).toHaveLength(10);
     const ids: number[] = [];
     for await (const handler of client.notificationHandlers.list({ results_per_page: 10 }))

@@ -230,7 +230,13 @@ describe("lists", () => {
   it("default: newest first, 25 a page, meta and links as Part A", async () => {
     const page = await user.notificationHandlers.list();
     expect(page.data.map((h) => h.id)).toEqual([...ids].reverse().slice(0, 25));
-    expect(page.meta).toEqual({ page: 1, results_per_page: 25, total: 35, total_pages: 2 });
+    expect(page.meta).toEqual({
+      page: 1,
+      results_per_page: 25,
+      total: 35,
+      total_pages: 2,
+      dialect: "reference",
+    });
     expect(page.links.next).toMatch(/\/api\/notification-handlers\?page=2$/);
     expect(page.links.prev).toBeNull();
     expect(page.hasNextPage()).toBe(true);

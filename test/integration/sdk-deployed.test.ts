@@ -196,7 +196,7 @@ describe("reads", () => {
 });
 
 describe("lists", () => {
-  it("reads meta.total_results, a string meta.page and ?&page= links", async () => {
+  it("reads meta.total_results (a deployed dialect), a string meta.page and ?&page= links", async () => {
     const { client } = await setup((_c, res) =>
       json(res, 200, {
         data: [handler(2), handler(1)],
@@ -211,7 +211,13 @@ describe("lists", () => {
       }),
     );
     const page = await client.notificationHandlers.list({ page: 1 });
-    expect(page.meta).toEqual({ page: 1, results_per_page: 25, total: 2, total_pages: 1 });
+    expect(page.meta).toEqual({
+      page: 1,
+      results_per_page: 25,
+      total: 2,
+      total_pages: 1,
+      dialect: "deployed",
+    });
     expect(page.links.first).toBe("https://site.test/api/notification-handlers?&page=1");
     expect(page.hasNextPage()).toBe(false);
   });
@@ -266,6 +272,7 @@ describe("lists", () => {
     const page = await client.notificationHandlers.list();
     expect(page.data.map((h) => h.id)).toEqual([2]);
     expect(page.skipped).toBe(1);
+    expect(page.meta.dialect).toBeUndefined(); // neither total nor total_results: no shape to tell
   });
 
   it("a list answer without a data array is an UnexpectedResponseError", async () => {

@@ -46,7 +46,13 @@ describe("list pagination", () => {
   it("await gives the first page with data, meta, links", async () => {
     const page = await client.notificationHandlers.list({ results_per_page: 10 });
     expect(page.data.map((h) => h.id)).toEqual([53, 52, 51, 50, 49, 48, 47, 46, 45, 44]);
-    expect(page.meta).toEqual({ page: 1, results_per_page: 10, total: 53, total_pages: 6 });
+    expect(page.meta).toEqual({
+      page: 1,
+      results_per_page: 10,
+      total: 53,
+      total_pages: 6,
+      dialect: "reference",
+    });
     expect(page.links.next).toBe("x?page=2");
     expect(page.hasNextPage()).toBe(true);
   });
