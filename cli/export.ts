@@ -19,14 +19,22 @@ import {
 } from "../sdk/errors";
 import type { NotificationHandler as ApiHandler } from "../sdk/resources/notification-handlers";
 import { CONFIG_KEYS } from "../provider/config";
+import { UPDATE_STRATEGIES, type UpdateStrategy } from "../provider/inputs";
 import { type CliIo, CommandError, UsageError } from "./io";
 import { type ExportPlan, planExport } from "./export-plan";
 import { configCommands, projectNameOf, renderProject } from "./project-files";
 import { configureStack } from "./stack-config";
+import {
+  type ListDialect,
+  type StrategyChoice,
+  chooseUpdateStrategy,
+  parseUpdateStrategy,
+  strategyLine,
+} from "./update-strategy";
 
 export const EXPORT_USAGE = `Usage:
   ${API_KEY_ENV}=... notification-handlers export --base-url URL --out DIR [--stack NAME]
-      [--project NAME] [--package SPEC] [--force]
+      [--project NAME] [--package SPEC] [--update-strategy in-place|replace] [--force]
 
   Writes a Pulumi project to DIR with one NotificationHandler per handler of the account, each taking
   its handler over (adopt: <id>): the first \`pulumi up\` creates and deletes nothing.
@@ -37,6 +45,11 @@ export const EXPORT_USAGE = `Usage:
     project's README lists the commands that set them.
   --project names the Pulumi project (default: DIR's name).
   --package is the dependency on this package in package.json (default: ^VERSION).
+  --update-strategy sets the provider's ${CONFIG_KEYS.updateStrategy} for the project.
+    Default: replace when the site answers as a deployed instance (its list carries
+    meta.total_results; their 2025 and 2026 versions do not apply in-place updates), else in-place.
+    With --stack it is set in the stack's config; without it, the printed commands and the
+    project's README set replace when it is chosen.
   --force writes into a DIR that is not empty (files of the same names are replaced), and sets the
     config of a --stack that already exists.`;
 
@@ -51,7 +64,16 @@ interface ExportRequest {
   project: string;
   packageSpec: string;
   stack: string | undefined;
+  /** `--update-strategy`; undefined leaves it to the detection. */
+  updateStrategy: UpdateStrategy | undefined;
   force: boolean;
+}
+
+/** What the account's lists gave. */
+interface Account {
+  handlers: ApiHandler[];
+  /** The list shape the pages answered in (deployed wins if pages disagree). */
+  dialect: ListDialect;
 }
 
 /** Runs the command; resolves to the exit code. */
@@ -61,23 +83,26 @@ export async function exportCommand(args: string[], io: CliIo, version: string):
     io.stdout.write(`${EXPORT_USAGE}\n`);
     return 0;
   }
-  const handlers = await readAccount(request);
-  const plan = planExport(handlers);
+  const account = await readAccount(request);
+  const plan = planExport(account.handlers);
+  const strategy = chooseUpdateStrategy(request.updateStrategy, account.dialect);
   const files = renderProject(plan, {
     project: request.project,
     baseUrl: request.baseUrl,
     packageSpec: request.packageSpec,
     stack: request.stack,
+    updateStrategy: strategy,
   });
   await mkdir(request.out, { recursive: true });
   for (const [name, content] of Object.entries(files)) await writeFile(join(request.out, name), content);
   io.stderr.write(describe(plan, request));
+  io.stderr.write(`${strategyLine(strategy)}\n`);
   if (request.stack === undefined) {
     io.stderr.write(
       "\nNo stack was made, so no secret was stored. Make one and set its config (each --secret command\n" +
         "prompts for the value), or run the export again with --stack NAME:\n\n" +
         `  cd ${request.out}\n` +
-        configCommands(plan, request.baseUrl)
+        configCommands(plan, request.baseUrl, strategy)
           .map((line) => `  ${line}\n`)
           .join(""),
     );
@@ -87,7 +112,7 @@ export async function exportCommand(args: string[], io: CliIo, version: string):
     workDir: request.out,
     stack: request.stack,
     force: request.force,
-    config: stackConfig(plan, request),
+    config: stackConfig(plan, request, strategy),
   });
   io.stderr.write(
     `\nStack ${request.stack} is made and configured (${plan.secrets.length + 1} secrets, encrypted). Next:\n\n` +
@@ -107,6 +132,7 @@ async function parseRequest(args: string[], io: CliIo, version: string): Promise
         stack: { type: "string" },
         project: { type: "string" },
         package: { type: "string" },
+        "update-strategy": { type: "string" },
         force: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -137,6 +163,13 @@ async function parseRequest(args: string[], io: CliIo, version: string): Promise
   if (!/^[A-Za-z0-9_.-]+$/.test(project)) {
     throw new UsageError(`--project must be letters, digits, -, _ and . only, got "${project}"`);
   }
+  const strategyFlag = values["update-strategy"];
+  const updateStrategy = strategyFlag === undefined ? undefined : parseUpdateStrategy(strategyFlag.trim());
+  if (strategyFlag !== undefined && updateStrategy === undefined) {
+    throw new UsageError(
+      `--update-strategy must be ${UPDATE_STRATEGIES.join(" or ")}, got "${strategyFlag}"`,
+    );
+  }
   const force = values.force === true;
   const existing = await readdir(out).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return [];
@@ -155,12 +188,16 @@ async function parseRequest(args: string[], io: CliIo, version: string): Promise
     project,
     packageSpec: present(values.package) ?? `^${version}`,
     stack,
+    updateStrategy,
     force,
   };
 }
 
-/** Every handler of the account; failures say what is wrong in the user's terms. */
-async function readAccount(request: ExportRequest): Promise<ApiHandler[]> {
+/**
+ * Every handler of the account, and the list shape the site answered in; failures say what is wrong
+ * in the user's terms.
+ */
+async function readAccount(request: ExportRequest): Promise<Account> {
   const client = new NotificationHandlersClient({
     baseURL: request.baseUrl,
     apiKey: request.apiKey,
@@ -170,14 +207,17 @@ async function readAccount(request: ExportRequest): Promise<ApiHandler[]> {
   const where = new URL(request.baseUrl).origin + new URL(request.baseUrl).pathname.replace(/\/$/, "");
   try {
     const all = new Map<number, ApiHandler>();
-    for await (const handler of client.notificationHandlers.list({
+    let dialect: ListDialect;
+    const first = await client.notificationHandlers.list({
       results_per_page: 1000,
       order_by: "notification_handler_id",
       order_type: "ASC",
-    })) {
-      all.set(handler.id, handler);
+    });
+    for await (const page of first.iterPages()) {
+      if (dialect !== "deployed") dialect = page.meta.dialect ?? dialect;
+      for (const handler of page.data) if (!all.has(handler.id)) all.set(handler.id, handler);
     }
-    return [...all.values()];
+    return { handlers: [...all.values()], dialect };
   } catch (error) {
     if (error instanceof AuthenticationError) {
       throw new CommandError(`${where} refused the API key in ${API_KEY_ENV} (${error.message})`);
@@ -200,13 +240,19 @@ async function readAccount(request: ExportRequest): Promise<ApiHandler[]> {
   }
 }
 
+/**
+ * The stack's config. The strategy is set even when it is the default `in-place`: with `--force`
+ * the stack may exist and hold another value.
+ */
 function stackConfig(
   plan: ExportPlan,
   request: ExportRequest,
+  strategy: StrategyChoice,
 ): Record<string, { value: string; secret: boolean }> {
   const config: Record<string, { value: string; secret: boolean }> = {
     [CONFIG_KEYS.baseUrl]: { value: request.baseUrl, secret: false },
     [CONFIG_KEYS.apiKey]: { value: request.apiKey, secret: true },
+    [CONFIG_KEYS.updateStrategy]: { value: strategy.strategy, secret: false },
   };
   for (const secret of plan.secrets)
     config[`${request.project}:${secret.configKey}`] = { value: secret.value, secret: true };

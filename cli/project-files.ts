@@ -6,6 +6,7 @@
 import type { ExportPlan, ExportedHandler } from "./export-plan";
 import { CONFIG_KEYS } from "../provider/config";
 import { markdownText as cell } from "./markdown";
+import { type StrategyChoice, strategyCommand, strategyReason } from "./update-strategy";
 
 /** What the files say beyond the plan. */
 export interface ProjectOptions {
@@ -17,6 +18,8 @@ export interface ProjectOptions {
   readonly packageSpec: string;
   /** The stack the command made and configured, if it did. */
   readonly stack?: string | undefined;
+  /** The provider's update strategy for this site, and why. */
+  readonly updateStrategy: StrategyChoice;
 }
 
 /** File name to content. */
@@ -119,11 +122,20 @@ function resourceTs(handler: ExportedHandler): string[] {
   return lines;
 }
 
-/** The commands that put the connection and every secret into a stack's encrypted config. */
-export function configCommands(plan: ExportPlan, baseUrl: string, stack = "dev"): string[] {
+/**
+ * The commands that make a stack and put the connection, the update strategy (when not the default)
+ * and every secret into its config.
+ */
+export function configCommands(
+  plan: ExportPlan,
+  baseUrl: string,
+  strategy: StrategyChoice,
+  stack = "dev",
+): string[] {
   return [
     `pulumi stack init ${stack}`,
     `pulumi config set ${CONFIG_KEYS.baseUrl} ${baseUrl}`,
+    ...strategyCommand(strategy),
     `pulumi config set --secret ${CONFIG_KEYS.apiKey}   # prompts for the API key`,
     ...plan.secrets.map(
       (s) =>
@@ -142,20 +154,21 @@ function readme(plan: ExportPlan, options: ProjectOptions): string {
   const configured =
     options.stack === undefined
       ? [
-          "The stack is not made yet. Make it and put the connection and the secrets into its encrypted",
-          "config; each `--secret` command without a value prompts for it, so no secret lands in the shell's",
-          "history (or run the export again with `--stack NAME`, which sets them all from the account):",
+          "The stack is not made yet. Make it and set its config: the connection, the update strategy when it",
+          "is not the default, and the secrets, encrypted; each `--secret` command without a value prompts for",
+          "it, so no secret lands in the shell's history (or run the export again with `--stack NAME`, which",
+          "sets them all from the account):",
           "",
           "```sh",
           "export PULUMI_CONFIG_PASSPHRASE=...   # with a local backend: the key of the stack's secrets",
-          ...configCommands(plan, options.baseUrl),
+          ...configCommands(plan, options.baseUrl, options.updateStrategy),
           "```",
         ]
       : [
-          `The stack \`${options.stack}\` was made by the export, with the base URL, the API key and every secret`,
-          "below in its encrypted config (`Pulumi." +
+          `The stack \`${options.stack}\` was made by the export, with the base URL, the update strategy, the API`,
+          "key and every secret below in its config, the secrets encrypted (`Pulumi." +
             options.stack +
-            ".yaml` holds only ciphertext; commit it).",
+            ".yaml` holds only ciphertext for them; commit it).",
         ];
   const skipped =
     plan.skipped.length === 0
@@ -182,6 +195,10 @@ function readme(plan: ExportPlan, options: ProjectOptions): string {
     ...rows,
     ...skipped,
     "",
+    "## Update strategy",
+    "",
+    ...strategySection(options),
+    "",
     "## Run it",
     "",
     ...configured,
@@ -196,4 +213,26 @@ function readme(plan: ExportPlan, options: ProjectOptions): string {
     "```",
     "",
   ].join("\n");
+}
+
+/** Which strategy the project runs with, why, and where it is set. */
+function strategySection(options: ProjectOptions): string[] {
+  const choice = options.updateStrategy;
+  const where =
+    options.stack !== undefined
+      ? `The stack's config sets \`${CONFIG_KEYS.updateStrategy}\` to it.`
+      : choice.strategy === "in-place"
+        ? "It is the provider's default: a new stack needs no setting for it."
+        : "The commands below set it in the stack's config.";
+  return [
+    `Changes are made \`${choice.strategy}\`: ${strategyReason(choice)}.`,
+    where,
+    "",
+    "With `replace`, a change creates a new handler and then deletes the old one (its id changes); with",
+    "`in-place`, the handler is updated. To choose the other one later:",
+    "",
+    "```sh",
+    `pulumi config set ${CONFIG_KEYS.updateStrategy} ${choice.strategy === "replace" ? "in-place" : "replace"}`,
+    "```",
+  ];
 }

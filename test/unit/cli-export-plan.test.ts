@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { planExport, programValue, slugOf } from "../../cli/export-plan";
 import { renderProject } from "../../cli/project-files";
+import { chooseUpdateStrategy } from "../../cli/update-strategy";
 import { fieldByProperty } from "../../sdk/catalog";
 import { cleanLikeDeployed, equalAfterCleaning } from "../../sdk/cleaning";
 import type { NotificationHandler } from "../../sdk/resources/notification-handlers";
@@ -101,6 +102,7 @@ describe("planExport", () => {
       project: "acct",
       baseUrl: "https://status.example.com",
       packageSpec: "^0.1.0",
+      updateStrategy: chooseUpdateStrategy(undefined, "reference"),
     });
     const all = Object.values(files).join("\n");
     for (const secret of [SLACK, ...Object.values(X), "123:SECRET6"]) expect(all).not.toContain(secret);
@@ -122,6 +124,7 @@ describe("planExport", () => {
       project: "acct",
       baseUrl: "https://status.example.com",
       packageSpec: "^0.1.0",
+      updateStrategy: chooseUpdateStrategy(undefined, "reference"),
     });
     expect(files["README.md"]).toContain("## Not exported");
     expect(files["index.ts"]).not.toContain("pulumi.Config");
