@@ -4,7 +4,9 @@
  * CLI. On the reference server and emulated 2026 and 2025 instances (which rewrite values: tags
  * stripped, quotes as entities, whatsapp as an integer), an account with all 12 types, names with
  * HTML, quotes and `&`, two handlers of one name and a disabled one is taken over with no write at
- * all, and the next preview has no change. No secret reaches a file, the state or the output.
+ * all, and the next preview has no change. No secret reaches a file, the state or the output. The
+ * stack's config holds the update strategy the export chose: replace for the emulated instances,
+ * in-place for the reference server unless `--update-strategy` says otherwise.
  */
 import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -139,6 +141,12 @@ describe("notification-handlers export, then pulumi up of the exported project",
       );
       expect(exported.stderr).toContain(`Exported ${ACCOUNT.length} handlers`);
       expect(exported.stderr).toContain("Stack dev is made and configured (11 secrets, encrypted)");
+      // Deployed instances (list answers with meta.total_results) get replace: their 2025 and 2026
+      // versions do not apply in-place updates. The reference server keeps the default.
+      const strategy = target.emulate === undefined ? "in-place" : "replace";
+      expect(exported.stderr).toContain(`Update strategy: ${strategy}, the site answered as`);
+      const stackConfig = await readFile(join(project, "Pulumi.dev.yaml"), "utf8");
+      expect(stackConfig).toMatch(new RegExp(`^ {2}notification-handlers:updateStrategy: ${strategy}$`, "m"));
 
       // No secret value in any file the export wrote, the stack's config included (ciphertext only).
       const files = (await readdir(project)).filter((f) => f !== "node_modules");
@@ -202,7 +210,7 @@ describe("notification-handlers export, then pulumi up of the exported project",
       }
       if (target.emulate !== undefined) return;
 
-      // --stack of a stack that exists: refused, and with --force its config is set again.
+      // --stack of a stack that exists: refused, and with --force its config is set again ...
       const again = join(root, "again", "handlers");
       const exportAgain = (extra: string[], env2: NodeJS.ProcessEnv): Promise<CommandResult> =>
         runCommand(exportBin, ["export", "--base-url", server!.url, "--out", again, ...extra], {
@@ -214,8 +222,13 @@ describe("notification-handlers export, then pulumi up of the exported project",
       expect(exists.stderr).toContain(
         "the stack dev already exists in the current backend; choose another --stack, or pass --force to set its config",
       );
-      const forced = await exportAgain(["--stack", "dev", "--force"], env);
+      // ... and --update-strategy overrides the detection there.
+      const forced = await exportAgain(["--stack", "dev", "--force", "--update-strategy", "replace"], env);
       expect(forced.code, forced.stderr).toBe(0);
+      expect(forced.stderr).toContain("Update strategy: replace, chosen with --update-strategy.");
+      expect(await readFile(join(again, "Pulumi.dev.yaml"), "utf8")).toMatch(
+        /^ {2}notification-handlers:updateStrategy: replace$/m,
+      );
       // Without the passphrase the local backend cannot make a stack: the CLI's reason, no secret.
       const { PULUMI_CONFIG_PASSPHRASE: _, ...noPassphrase } = env;
       const failed = await exportAgain(["--stack", "staging", "--force"], noPassphrase);

@@ -1,7 +1,9 @@
 /**
  * `notification-handlers export` as a process against real servers: what it writes, and its errors
  * (a wrong key, a wrong URL, a site with the feature off, a folder in use), none of which leaves a
- * file behind or shows the key. With `--stack` it runs the Pulumi CLI: test/e2e/cli-export.test.ts.
+ * file behind or shows the key; the update strategy it picks for the reference server and emulated
+ * 2025 and 2026 instances, and `--update-strategy` over it. With `--stack` it runs the Pulumi CLI:
+ * test/e2e/cli-export.test.ts.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -14,6 +16,7 @@ import { type TestServer, startServer } from "./server-helpers";
 
 const BIN = join(__dirname, "..", "..", "dist", "cli", "main.js");
 const SLACK = "https://hooks.slack.com/services/T0/B0/EXPORT-SECRET";
+const SET_REPLACE = "pulumi config set notification-handlers:updateStrategy replace";
 
 interface Run {
   code: number | null;
@@ -34,6 +37,16 @@ async function run(args: string[], env: Record<string, string>, input?: string):
   child.stdin.end(input ?? "");
   const [code] = (await once(child, "close")) as [number | null];
   return { code, stdout, stderr };
+}
+
+/** `export` of the account of `key` at `url` into `out`, with `extra` options. */
+const exportTo = (url: string, key: string, out: string, ...extra: string[]): Promise<Run> =>
+  run(["export", "--base-url", url, "--out", out, ...extra], { NOTIFICATION_HANDLERS_API_KEY: key });
+
+/** The "Run it" section of the project's README: the commands that make and configure the stack. */
+async function runItOf(out: string): Promise<string> {
+  const readme = await readFile(join(out, "README.md"), "utf8");
+  return readme.slice(readme.indexOf("## Run it"));
 }
 
 describe("notification-handlers export", () => {
@@ -168,6 +181,36 @@ describe("notification-handlers export", () => {
     await expect(readdir(out)).rejects.toThrow(/ENOENT/);
   });
 
+  it("keeps the default in-place for the reference server, and says why", async () => {
+    const out = join(scratch, "reference-strategy");
+    const result = await exportTo(server.url, key, out);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      "Update strategy: in-place, the site answered as the reference server (its list carries meta.total).",
+    );
+    expect(result.stderr).not.toContain(SET_REPLACE);
+    expect(await runItOf(out)).not.toContain(SET_REPLACE);
+  });
+
+  it("takes --update-strategy replace over the detection", async () => {
+    const out = join(scratch, "reference-replace");
+    const result = await exportTo(server.url, key, out, "--update-strategy", "replace");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("Update strategy: replace, chosen with --update-strategy.");
+    expect(result.stderr).toContain(`  ${SET_REPLACE}\n`);
+    expect(await runItOf(out)).toContain(`\n${SET_REPLACE}\n`);
+  });
+
+  it("refuses an --update-strategy that is neither in-place nor replace, writing nothing", async () => {
+    const out = join(scratch, "bad-strategy");
+    const result = await exportTo(server.url, key, out, "--update-strategy", "in_place");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'notification-handlers: --update-strategy must be in-place or replace, got "in_place"\n',
+    );
+    await expect(readdir(out)).rejects.toThrow(/ENOENT/);
+  });
+
   it("names a missing --out and an unknown option", async () => {
     const missing = await run(["export", "--base-url", server.url], { NOTIFICATION_HANDLERS_API_KEY: key });
     expect(missing.code).toBe(2);
@@ -177,6 +220,55 @@ describe("notification-handlers export", () => {
     expect(unknown.stderr).toContain("Unknown option '--api-key'");
   });
 });
+
+describe.each(["2025", "2026"] as const)(
+  "notification-handlers export from an emulated %s instance",
+  (version) => {
+    let deployed: TestServer;
+    let key: string;
+    let scratch: string;
+
+    beforeAll(async () => {
+      deployed = await startServer({ emulate: version });
+      key = await deployed.key();
+      const answer = await deployed.call("POST", "/api/notification-handlers/", {
+        key,
+        form: { type: "slack", name: "Team Slack", slack: SLACK },
+      });
+      expect(answer.status).toBe(201);
+      scratch = await mkdtemp(join(tmpdir(), `nh-export-${version}-`));
+    });
+
+    afterAll(async () => {
+      await deployed.close();
+      await rm(scratch, { recursive: true, force: true });
+    });
+
+    it("detects the deployed instance and has the printed commands and the README set replace", async () => {
+      const out = join(scratch, "handlers");
+      const result = await exportTo(deployed.url, key, out);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(
+        "Update strategy: replace, the site answered as a deployed instance (its list carries meta.total_results)",
+      );
+      expect(result.stderr).toContain("Pass --update-strategy in-place to choose otherwise.");
+      expect(result.stderr).toContain(`  ${SET_REPLACE}\n`);
+      expect(await runItOf(out)).toContain(`\n${SET_REPLACE}\n`);
+      const seen = `${result.stdout}${result.stderr}${await readFile(join(out, "README.md"), "utf8")}`;
+      expect(seen.includes(SLACK) || seen.includes(key), "a secret in the output or the README").toBe(false);
+    });
+
+    it("keeps in-place when --update-strategy says so, and says what it overrides", async () => {
+      const out = join(scratch, "in-place");
+      const result = await exportTo(deployed.url, key, out, "--update-strategy", "in-place");
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(
+        "Update strategy: in-place, chosen with --update-strategy, although the site answered as a deployed instance",
+      );
+      expect(result.stderr).not.toContain(SET_REPLACE);
+    });
+  },
+);
 
 describe("notification-handlers summary", () => {
   it("reads the preview from stdin or a file, and refuses what is not a preview", async () => {
