@@ -64,7 +64,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
-          exclude: ["test/integration/server-postgres.test.ts"],
+          exclude: ["test/integration/server-postgres*.test.ts"],
           sequence: { groupOrder: 2 },
           testTimeout: 30_000, // 30 s: real servers and processes
           hookTimeout: 60_000,

@@ -1,0 +1,146 @@
+/**
+ * How many times each kind of request waits on PostgreSQL, counted on the wire between the store and
+ * the server (postgres-wire.ts): the figure that sets a request's latency and the database's load.
+ * A change that adds a round trip to a request fails here. Runs in the integration-postgres project.
+ */
+import type { FastifyInstance } from "fastify";
+import { afterEach, describe, expect, it } from "vitest";
+import { type Repository, buildApp } from "../../server/app";
+import { openRepository } from "../../server/repository";
+import { type WireCounter, startWireCounter } from "./postgres-wire";
+import { type Answer, call, createTestDatabase, manualClock } from "./server-helpers";
+
+const PATH = "/api/notification-handlers";
+const NOW = "2024-01-01 00:00:00";
+
+/** Everything a test opened, closed after it. */
+const opened: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of opened.splice(0).reverse()) await close();
+});
+
+interface Setup {
+  wire: WireCounter;
+  repository: Repository;
+  /** Starts an instance on the store; the default rate limit (60 a minute) unless told. */
+  serve: (options?: { rateLimit?: number; emulate?: "2026" }) => Promise<string>;
+  key: (user: string, admin?: boolean) => Promise<string>;
+}
+
+/** A fresh database behind a wire counter, and a store that reaches it through the counter. */
+async function setUp(): Promise<Setup> {
+  const wire = await startWireCounter(await createTestDatabase());
+  opened.push(() => wire.close());
+  const repository = await openRepository(wire.url);
+  opened.push(() => repository.close());
+  const clock = manualClock();
+  return {
+    wire,
+    repository,
+    serve: async (options = {}) => {
+      const app: FastifyInstance = buildApp({ repository, now: clock.now, ...options });
+      opened.push(() => app.close());
+      await app.listen({ host: "127.0.0.1", port: 0 });
+      const address = app.server.address();
+      if (address === null || typeof address === "string") throw new Error("no TCP address");
+      return `http://127.0.0.1:${address.port}`;
+    },
+    key: async (user, admin = false) =>
+      repository.createApiKey(await repository.ensureUser(user, NOW), NOW, { admin }),
+  };
+}
+
+/** The round trips of one request, after checking its status. */
+async function roundTrips(
+  wire: WireCounter,
+  status: number,
+  request: () => Promise<Answer>,
+): Promise<string[]> {
+  wire.take();
+  const answer = await request();
+  expect(answer.status, answer.text).toBe(status);
+  return wire.take();
+}
+
+describe("round trips to PostgreSQL", () => {
+  it("are pinned for each kind of request, the rate limit counted in the database", async () => {
+    const { wire, serve, key } = await setUp();
+    const url = await serve();
+    const alice = await key("alice");
+    const bob = await key("bob");
+    const send = (
+      status: number,
+      method: string,
+      path: string,
+      options: Parameters<typeof call>[3] = { key: alice },
+    ): Promise<string[]> => roundTrips(wire, status, () => call(url, method, path, options));
+
+    const create = await send(201, "POST", PATH, {
+      key: alice,
+      form: { name: "pager", type: "email", email: "ops@example.com" },
+    });
+    const created = await call(url, "POST", PATH, {
+      key: alice,
+      form: { name: "other", type: "internal_notification" },
+    });
+    const id = (created.json as { data: { id: number } }).data.id;
+    const trips: Record<string, string[]> = {
+      create,
+      read: await send(200, "GET", `${PATH}/${id}`),
+      list: await send(200, "GET", `${PATH}?results_per_page=10&order_by=name`),
+      "list, a page past the end": await send(200, "GET", `${PATH}?page=9`),
+      update: await send(200, "POST", `${PATH}/${id}`, { key: alice, form: { name: "renamed" } }),
+      delete: await send(204, "DELETE", `${PATH}/${id}`),
+      "read of a missing handler": await send(404, "GET", `${PATH}/${id}`),
+      "update of another user's handler": await send(404, "POST", `${PATH}/${id - 1}`, {
+        key: bob,
+        form: { name: "taken" },
+      }),
+      "unknown key": await send(401, "GET", PATH, { key: `${alice.slice(0, -4)}AAAA` }),
+      "no key": await send(401, "GET", PATH, {}),
+    };
+    const counts = Object.fromEntries(Object.entries(trips).map(([kind, list]) => [kind, list.length]));
+    // The statements are in the message, to show where a new round trip came from.
+    expect(counts, JSON.stringify(trips, null, 2)).toEqual({
+      create: 3,
+      read: 4,
+      list: 4,
+      "list, a page past the end": 3,
+      update: 7,
+      delete: 4,
+      "read of a missing handler": 3,
+      "update of another user's handler": 3,
+      "unknown key": 1,
+      "no key": 0,
+    });
+  });
+
+  it("are pinned for a request over the limit, without a limit and for an unlimited key", async () => {
+    const { wire, repository, serve, key } = await setUp();
+    const limited = await serve();
+    const unlimited = await serve({ rateLimit: 0 });
+    const emulated = await serve({ emulate: "2026" });
+    const alice = await key("alice");
+    const root = await key("root", true);
+    // A handler each, so every list reads a page.
+    for (const user of ["alice", "root"]) {
+      const data = { type: "internal_notification", name: user, settings: {}, isEnabled: true };
+      await repository.createHandler(await repository.ensureUser(user, NOW), data, NOW);
+    }
+    for (let i = 0; i < 60; i++) expect((await call(limited, "GET", PATH, { key: alice })).status).toBe(200);
+
+    const trips = {
+      "over the limit": await roundTrips(wire, 429, () => call(limited, "GET", PATH, { key: alice })),
+      "list, no limit": await roundTrips(wire, 200, () => call(unlimited, "GET", PATH, { key: alice })),
+      "list, admin key on an emulated site": await roundTrips(wire, 200, () =>
+        call(emulated, "GET", PATH, { key: root }),
+      ),
+    };
+    const counts = Object.fromEntries(Object.entries(trips).map(([kind, list]) => [kind, list.length]));
+    expect(counts, JSON.stringify(trips, null, 2)).toEqual({
+      "over the limit": 2,
+      "list, no limit": 3,
+      "list, admin key on an emulated site": 3,
+    });
+  });
+});
