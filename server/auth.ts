@@ -1,7 +1,7 @@
 /** Bearer authentication and the per-key rate limit, run before anything else of a request. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, TITLES } from "./errors";
-import type { RequestLimiter } from "./rate-limit";
+import type { KeyCharge, RequestLimiter } from "./rate-limit";
 import type { Principal, Repository } from "./repository";
 
 declare module "fastify" {
@@ -27,27 +27,30 @@ export function principalOf(request: FastifyRequest): Principal {
 
 /** Options of {@link authenticator}. */
 export interface AuthenticatorOptions {
-  /** Principals the limit does not apply to: no count, no headers (admin keys when emulating). */
-  readonly unlimited?: (principal: Principal) => boolean;
+  /** Administrator keys are not limited: no count, no headers (when emulating deployed instances). */
+  readonly adminsUnlimited?: boolean;
 }
 
 /**
  * An onRequest hook: checks the key (looked up on every request, so keys created or revoked by
- * another process take effect at once), then counts the request against the key's window.
+ * another process take effect at once), then counts the request against the key's window; the
+ * store does both in one step (`Repository.admit`).
  */
 export function authenticator(
   repository: Repository,
   limiter: RequestLimiter | undefined,
   options: AuthenticatorOptions = {},
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  const charge: KeyCharge | undefined =
+    limiter === undefined ? undefined : { limiter, adminsUnlimited: options.adminsUnlimited === true };
   return async (request, reply) => {
     const token = bearerToken(request.headers.authorization);
     if (token === undefined) throw ApiError.missingBearer();
-    const principal = await repository.authenticate(token);
-    if (principal === undefined) throw ApiError.noAccess();
-    request.principal = principal;
-    if (limiter === undefined || options.unlimited?.(principal) === true) return;
-    const state = await limiter.hit(String(principal.keyId));
+    const admission = await repository.admit(token, charge);
+    if (admission === undefined) throw ApiError.noAccess();
+    request.principal = admission.principal;
+    const state = admission.rateLimit;
+    if (state === undefined) return;
     // Set before a possible throw: the error answer keeps headers already on the reply.
     reply.header("x-ratelimit-limit", String(state.limit));
     reply.header("x-ratelimit-remaining", String(state.remaining));

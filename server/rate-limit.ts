@@ -4,6 +4,7 @@
  * every instance on one database counts against one budget per key.
  */
 import type { Clock } from "./clock";
+import type { Principal } from "./repository";
 
 /** The length of a window. */
 export const RATE_LIMIT_WINDOW_MS = 60_000; // 60 s
@@ -24,6 +25,27 @@ export interface RequestLimiter {
   readonly limit: number;
   /** Counts one request of `key` and says whether it may proceed. */
   hit(key: string): RateLimitState | Promise<RateLimitState>;
+}
+
+/** How an authenticated request is counted: by which limiter, and whether admin keys are left out. */
+export interface KeyCharge {
+  readonly limiter: RequestLimiter;
+  /** Administrator keys are neither counted nor limited (emulated deployed instances, CONTRACT.md Part B). */
+  readonly adminsUnlimited: boolean;
+}
+
+/** The limiter's name for a key's window: its id as decimal text (PostgreSQL's `id::text` alike). */
+export function windowKey(keyId: number): string {
+  return String(keyId);
+}
+
+/** Counts a request of `principal` as `charge` says; undefined when it is not counted. */
+export async function chargeKey(
+  principal: Principal,
+  charge: KeyCharge | undefined,
+): Promise<RateLimitState | undefined> {
+  if (charge === undefined || (charge.adminsUnlimited && principal.isAdmin)) return undefined;
+  return charge.limiter.hit(windowKey(principal.keyId));
 }
 
 /** The state of a window that opened at `start` (ms) and has counted `count` requests at `now`. */

@@ -11,7 +11,14 @@
  */
 import pg from "pg";
 import type { Clock } from "./clock";
-import { RATE_LIMIT_WINDOW_MS, type RateLimitState, type RequestLimiter, windowState } from "./rate-limit";
+import {
+  type KeyCharge,
+  RATE_LIMIT_WINDOW_MS,
+  type RateLimitState,
+  type RequestLimiter,
+  chargeKey,
+  windowState,
+} from "./rate-limit";
 import {
   type Row,
   fold,
@@ -24,6 +31,7 @@ import {
   redactUrl,
 } from "./records";
 import type {
+  Admission,
   ApiKeyOptions,
   HandlerChange,
   HandlerData,
@@ -124,33 +132,73 @@ function scrub(error: unknown, password: string): string {
 }
 
 /**
- * Counts requests per key in the shared `rate_limit_windows` table. One statement per request:
- * the upsert locks the key's row, so concurrent requests from any instance count one after another.
+ * The end of the upsert that counts one request in a window row `w`, at `$2` (ms) with windows of
+ * `$3` ms: a window that is over starts again at this request. The upsert locks the row, so
+ * concurrent requests from any instance count one after another.
+ */
+const COUNT_IN_WINDOW = `ON CONFLICT (bucket) DO UPDATE SET
+    window_start = CASE WHEN w.window_start + $3 <= $2 THEN $2 ELSE w.window_start END,
+    count = CASE WHEN w.window_start + $3 <= $2 THEN 1 ELSE w.count + 1 END
+  RETURNING window_start, count`;
+
+/**
+ * A key looked up by its lookup part ($1) and, in the same statement, its request counted as
+ * `PostgresRateLimiter.hit` counts it ($2 and $3 as in COUNT_IN_WINDOW; the window is the key's id
+ * as text, `windowKey`), unless it is an administrator key and $5 says those are unlimited. The
+ * database compares the stored hash with the presented key's ($4) only to decide whether to count:
+ * whether the key is accepted is still decided by `keyMatches`, in constant time, on the row this
+ * returns. So a wrong secret is never counted against the key whose lookup part it carries.
+ */
+const ADMIT = `WITH k AS (
+    SELECT id, user_id, key_hash, is_admin FROM api_keys WHERE lookup = $1 AND revoked_at IS NULL
+  ), counted AS (
+    INSERT INTO rate_limit_windows AS w (bucket, window_start, count)
+    SELECT k.id::text, $2::bigint, 1 FROM k WHERE k.key_hash = $4 AND NOT (k.is_admin AND $5)
+    ${COUNT_IN_WINDOW}
+  )
+  SELECT k.id, k.user_id, k.key_hash, k.is_admin, counted.window_start, counted.count
+  FROM k LEFT JOIN counted ON true`;
+
+/**
+ * Counts requests per key in the shared `rate_limit_windows` table, one statement per request.
  * The window start comes from the app's clock (tests move it by hand); instances' clocks are
- * assumed to agree to well under the 60 s window.
+ * assumed to agree to well under the 60 s window. Its store's `admit` counts in the statement that
+ * looks up the key.
  */
 class PostgresRateLimiter implements RequestLimiter {
   constructor(
-    private readonly pool: pg.Pool,
+    readonly pool: pg.Pool,
     readonly limit: number,
-    private readonly now: Clock,
-    private readonly windowMs: number = RATE_LIMIT_WINDOW_MS,
+    readonly now: Clock,
+    readonly windowMs: number = RATE_LIMIT_WINDOW_MS,
   ) {}
 
   async hit(key: string): Promise<RateLimitState> {
     const now = this.now();
     const { rows } = await this.pool.query<Row>(
       `INSERT INTO rate_limit_windows AS w (bucket, window_start, count) VALUES ($1, $2, 1)
-       ON CONFLICT (bucket) DO UPDATE SET
-         window_start = CASE WHEN w.window_start + $3 <= $2 THEN $2 ELSE w.window_start END,
-         count = CASE WHEN w.window_start + $3 <= $2 THEN 1 ELSE w.count + 1 END
-       RETURNING window_start, count`,
+       ${COUNT_IN_WINDOW}`,
       [key, now, this.windowMs],
     );
     const row = rows[0];
     if (row === undefined) throw new Error("rate limit upsert returned no row");
+    return this.state(row, now);
+  }
+
+  /** The window of a counted request, from the row its upsert returned. */
+  state(row: Row, now: number): RateLimitState {
     return windowState(this.limit, int(row, "window_start"), int(row, "count"), now, this.windowMs);
   }
+}
+
+function principalFromRow(row: Row): Principal {
+  return { userId: int(row, "user_id"), keyId: int(row, "id"), isAdmin: row["is_admin"] === true };
+}
+
+/** The key's row when the key hashes to its stored hash (compared in constant time), else undefined. */
+function matching(key: string, row: Row | undefined): Row | undefined {
+  const stored = row?.["key_hash"];
+  return keyMatches(key, stored instanceof Uint8Array ? stored : undefined) ? row : undefined;
 }
 
 class PostgresRepository implements Repository {
@@ -235,8 +283,7 @@ class PostgresRepository implements Repository {
             "SELECT id, user_id, key_hash, is_admin FROM api_keys WHERE lookup = $1 AND revoked_at IS NULL",
             [lookup],
           );
-    const stored = row?.["key_hash"];
-    return keyMatches(key, stored instanceof Uint8Array ? stored : undefined) ? row : undefined;
+    return matching(key, row);
   }
 
   async revokeApiKey(key: string, now: string): Promise<boolean> {
@@ -251,9 +298,40 @@ class PostgresRepository implements Repository {
 
   async authenticate(key: string): Promise<Principal | undefined> {
     const row = await this.#liveKey(key);
-    return row === undefined
-      ? undefined
-      : { userId: int(row, "user_id"), keyId: int(row, "id"), isAdmin: row["is_admin"] === true };
+    return row === undefined ? undefined : principalFromRow(row);
+  }
+
+  async admit(key: string, charge: KeyCharge | undefined): Promise<Admission | undefined> {
+    const limiter = charge?.limiter;
+    const lookup = keyLookup(key);
+    if (
+      charge === undefined ||
+      !(limiter instanceof PostgresRateLimiter) ||
+      limiter.pool !== this.#pool ||
+      lookup === undefined
+    ) {
+      // Nothing to count, a limiter of elsewhere, or a malformed key: the steps one after another.
+      const principal = await this.authenticate(key);
+      return principal === undefined
+        ? undefined
+        : { principal, rateLimit: await chargeKey(principal, charge) };
+    }
+    const now = limiter.now();
+    const [row] = await this.#rows(ADMIT, [
+      lookup,
+      now,
+      limiter.windowMs,
+      hashKey(key),
+      charge.adminsUnlimited,
+    ]);
+    const live = matching(key, row);
+    if (live === undefined) return undefined;
+    const principal = principalFromRow(live);
+    if (charge.adminsUnlimited && principal.isAdmin) return { principal, rateLimit: undefined };
+    // The database found the hashes equal too, so it counted the request; a row without a count
+    // would be a bug, never a request let through uncounted.
+    if (live["count"] === null) throw new Error("an accepted key's request was not counted");
+    return { principal, rateLimit: limiter.state(live, now) };
   }
 
   async createHandler(userId: number, data: HandlerData, now: string): Promise<HandlerRecord> {

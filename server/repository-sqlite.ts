@@ -7,7 +7,7 @@
    to keep the Repository's contract, a throw included (it becomes a rejection). */
 import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from "node:sqlite";
 import type { Clock } from "./clock";
-import { RateLimiter, type RequestLimiter } from "./rate-limit";
+import { type KeyCharge, RateLimiter, type RequestLimiter, chargeKey } from "./rate-limit";
 import {
   fold,
   handlerFromRow,
@@ -19,6 +19,7 @@ import {
   textColumn,
 } from "./records";
 import type {
+  Admission,
   ApiKeyOptions,
   HandlerChange,
   HandlerData,
@@ -210,6 +211,12 @@ class SqliteRepository implements Repository {
     return row === undefined
       ? undefined
       : { userId: int(row, "user_id"), keyId: int(row, "id"), isAdmin: int(row, "is_admin") === 1 };
+  }
+
+  async admit(key: string, charge: KeyCharge | undefined): Promise<Admission | undefined> {
+    // In the process, authenticating then counting costs no more than one step would.
+    const principal = await this.authenticate(key);
+    return principal === undefined ? undefined : { principal, rateLimit: await chargeKey(principal, charge) };
   }
 
   async createHandler(userId: number, data: HandlerData, now: string): Promise<HandlerRecord> {

@@ -5,7 +5,7 @@
  * the only ones with SQL.
  */
 import type { Clock } from "./clock";
-import type { RequestLimiter } from "./rate-limit";
+import type { KeyCharge, RateLimitState, RequestLimiter } from "./rate-limit";
 import { isPostgresUrl, redactUrl, urlScheme } from "./records";
 import { openSqliteRepository } from "./repository-sqlite";
 
@@ -73,6 +73,12 @@ export interface Principal {
   readonly isAdmin: boolean;
 }
 
+/** A request's key, authenticated, and what its window has left (undefined when not counted). */
+export interface Admission {
+  readonly principal: Principal;
+  readonly rateLimit: RateLimitState | undefined;
+}
+
 /** Options of a new API key. */
 export interface ApiKeyOptions {
   /** Issue an administrator key. */
@@ -97,6 +103,12 @@ export interface Repository {
   revokeApiKey(key: string, now: string): Promise<boolean>;
   /** The owner of a live key, or undefined for an unknown, malformed or revoked key. */
   authenticate(key: string): Promise<Principal | undefined>;
+  /**
+   * What every request starts with: `authenticate`, then the request counted as `charge` says, with
+   * the same answers as the two in turn (nothing is counted for a refused key), in one trip to the
+   * database where the store can. Undefined for a key `authenticate` refuses.
+   */
+  admit(key: string, charge: KeyCharge | undefined): Promise<Admission | undefined>;
   createHandler(userId: number, data: HandlerData, now: string): Promise<HandlerRecord>;
   /** The user's handler, or undefined when it does not exist or belongs to someone else. */
   getHandler(userId: number, id: number): Promise<HandlerRecord | undefined>;

@@ -7,7 +7,7 @@ import type { AuthenticatorOptions } from "../auth";
 
 /** Part B: "Administrator keys get no rate-limit headers and no limit." */
 export const deployedAuthenticatorOptions: AuthenticatorOptions = {
-  unlimited: (principal) => principal.isAdmin,
+  adminsUnlimited: true,
 };
 
 /**

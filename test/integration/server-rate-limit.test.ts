@@ -75,6 +75,11 @@ describe("rate limit", () => {
     const mine = await key();
     expect(limits(await call("GET", PATH))).toEqual([null, null]);
     expect(limits(await call("GET", PATH, { key: "wrong" }))).toEqual([null, null]);
+    // The key's lookup part with another secret: refused, and not counted against the key.
+    const forged = `${mine.slice(0, -1)}${mine.endsWith("A") ? "B" : "A"}`;
+    const refused = await call("GET", PATH, { key: forged });
+    expect(refused.status).toBe(401);
+    expect(limits(refused)).toEqual([null, null]);
     const missing = await call("GET", `${PATH}/999`, { key: mine });
     expect(missing.status).toBe(404);
     expect(limits(missing)).toEqual(["5", "4"]);
