@@ -120,6 +120,31 @@ function dataColumns(data: HandlerData): unknown[] {
 const HANDLER_COLUMNS =
   "id, user_id, type, name, settings, is_enabled, last_datetime, datetime, email_activation_code";
 
+/**
+ * The statement that stores `data` over the user's handler `id` and answers the row as stored;
+ * with `version`, only if the row is still that version (`xmin`), else it answers no row.
+ */
+function writeOver(
+  userId: number,
+  id: number,
+  data: HandlerData,
+  now: string,
+  version?: string,
+): [string, unknown[]] {
+  // An absent activation code leaves the stored one as it is; null clears it.
+  const keepCode = data.activationCode === undefined;
+  const params = [...dataColumns(data), now, keepCode, data.activationCode ?? null, id, userId];
+  if (version !== undefined) params.push(version);
+  return [
+    `UPDATE notification_handlers SET type = $1, name = $2, name_fold = $3, settings = $4,
+       is_enabled = $5, last_datetime = $6,
+       email_activation_code = CASE WHEN $7 THEN email_activation_code ELSE $8 END
+     WHERE id = $9 AND user_id = $10 ${version === undefined ? "" : "AND xmin = $11::xid"}
+     RETURNING ${HANDLER_COLUMNS}`,
+    params,
+  ];
+}
+
 /** A failure to open the PostgreSQL store, its message naming the server but never the password. */
 export class DatabaseConnectionError extends Error {
   override name = "DatabaseConnectionError";
@@ -205,6 +230,12 @@ class PostgresRepository implements Repository {
   readonly kind = "postgres";
   readonly #pool: pg.Pool;
   #closed = false;
+  /**
+   * The row version (`xmin`, the transaction that wrote it) of each record `getHandler` answered.
+   * Every write of a row makes a new version with its writer's `xmin`, so an update that finds the
+   * version it was given has found the row exactly as the record shows it.
+   */
+  readonly #versions = new WeakMap<HandlerRecord, string>();
 
   constructor(pool: pg.Pool) {
     this.#pool = pool;
@@ -347,10 +378,13 @@ class PostgresRepository implements Repository {
 
   async getHandler(userId: number, id: number): Promise<HandlerRecord | undefined> {
     const [row] = await this.#rows(
-      `SELECT ${HANDLER_COLUMNS} FROM notification_handlers WHERE id = $1 AND user_id = $2`,
+      `SELECT xmin, ${HANDLER_COLUMNS} FROM notification_handlers WHERE id = $1 AND user_id = $2`,
       [id, userId],
     );
-    return row === undefined ? undefined : toRecord(row);
+    if (row === undefined) return undefined;
+    const record = toRecord(row);
+    this.#versions.set(record, String(row["xmin"]));
+    return record;
   }
 
   async updateHandler(
@@ -358,7 +392,19 @@ class PostgresRepository implements Repository {
     id: number,
     change: HandlerChange,
     now: string,
+    seen?: HandlerRecord,
   ): Promise<HandlerRecord | undefined> {
+    // The handler as this request read it: written over in one statement, only if that version is
+    // still the stored one (compare and set), so no other write lands between that read and this
+    // write. When the change stores nothing, the answer is the handler as that read found it.
+    const version = seen === undefined ? undefined : this.#versions.get(seen);
+    if (seen !== undefined && version !== undefined && seen.id === id && seen.userId === userId) {
+      const data = change(seen);
+      if (data === undefined) return seen;
+      const [row] = await this.#rows(...writeOver(userId, id, data, now, version));
+      if (row !== undefined) return toRecord(row);
+      // Written or deleted since that read (while the body arrived): read it again, locked.
+    }
     // The row stays locked from the read to the commit: an update from another instance waits,
     // then reads what this one stored.
     return this.#transaction(async (client) => {
@@ -370,15 +416,7 @@ class PostgresRepository implements Repository {
       const current = toRecord(rows[0]);
       const data = change(current);
       if (data === undefined) return current;
-      // An absent activation code leaves the stored one as it is; null clears it.
-      const keepCode = data.activationCode === undefined;
-      const updated = await client.query<Row>(
-        `UPDATE notification_handlers SET type = $1, name = $2, name_fold = $3, settings = $4,
-           is_enabled = $5, last_datetime = $6,
-           email_activation_code = CASE WHEN $7 THEN email_activation_code ELSE $8 END
-         WHERE id = $9 AND user_id = $10 RETURNING ${HANDLER_COLUMNS}`,
-        [...dataColumns(data), now, keepCode, data.activationCode ?? null, id, userId],
-      );
+      const updated = await client.query<Row>(...writeOver(userId, id, data, now));
       return updated.rows[0] === undefined ? undefined : toRecord(updated.rows[0]);
     });
   }

@@ -87,7 +87,8 @@ export interface ApiKeyOptions {
 
 /**
  * What an update stores over the current handler, or undefined to store nothing. It may throw (an
- * `ApiError`): then nothing is stored.
+ * `ApiError`): then nothing is stored. A store may call it more than once, over newer versions of
+ * the handler; only what the last call gave is stored.
  */
 export type HandlerChange = (current: HandlerRecord) => HandlerData | undefined;
 
@@ -116,13 +117,16 @@ export interface Repository {
    * Reads the user's handler, asks `change` what to store over it and stores that with `now` as its
    * `last_datetime`, atomically: no other write to the handler lands in between, from this process
    * or another. Answers the handler as stored (unchanged when `change` gave undefined), or undefined
-   * when it is not the user's.
+   * when it is not the user's. `seen` is the handler as the caller read it from this store
+   * (`getHandler`) during the same request, if it did: a store may take it as the read, when nothing
+   * has written the handler since.
    */
   updateHandler(
     userId: number,
     id: number,
     change: HandlerChange,
     now: string,
+    seen?: HandlerRecord,
   ): Promise<HandlerRecord | undefined>;
   /** Deletes the user's handler and answers it as it was; undefined when it is not the user's. */
   deleteHandler(userId: number, id: number): Promise<HandlerRecord | undefined>;

@@ -111,12 +111,22 @@ export function registerNotificationHandlerRoutes(
   const rules = options.rules ?? referenceRules;
   const publicUrl = options.publicUrl?.replace(/\/+$/, "");
 
+  /** The handler each item request's hook found, for its route. */
+  const found = new WeakMap<FastifyRequest, HandlerRecord>();
+
   /** Answers 404 before the body is read when the id names none of the user's handlers. */
   const requireHandler: onRequestAsyncHookHandler = async (request) => {
     const id = parseId((request.params as { id?: string }).id ?? "");
-    const found =
-      id !== undefined && (await repository.getHandler(principalOf(request).userId, id)) !== undefined;
-    if (!found) throw ApiError.notFound();
+    const record =
+      id === undefined ? undefined : await repository.getHandler(principalOf(request).userId, id);
+    if (record === undefined) throw ApiError.notFound();
+    found.set(request, record);
+  };
+
+  const handlerOf = (request: FastifyRequest): HandlerRecord => {
+    const record = found.get(request);
+    if (record === undefined) throw new Error("item route reached without its handler");
+    return record;
   };
 
   const collectionUrl = (request: FastifyRequest): string => {
@@ -162,23 +172,23 @@ export function registerNotificationHandlerRoutes(
 
   const itemHooks = { onRequest: [authenticate, requireHandler] };
 
-  app.get(ITEM_PATH, itemHooks, async (request, reply) => {
-    const record = await repository.getHandler(principalOf(request).userId, idOf(request));
-    if (record === undefined) throw ApiError.notFound();
-    return send(reply, presenter.read(record));
-  });
+  // A read answers the handler as its hook read it, during this request: reading it again would
+  // cost a second trip to the store for the same answer.
+  app.get(ITEM_PATH, itemHooks, async (request, reply) => send(reply, presenter.read(handlerOf(request))));
 
   app.post(ITEM_PATH, itemHooks, async (request, reply) => {
     const { userId } = principalOf(request);
     const id = idOf(request);
     const form = formOf(request);
-    // The store reads the handler again (it may have gone while the body arrived), merges the form
-    // into it and writes, atomically: no other update lands between the read and the write.
+    // The store merges the form into the handler and writes, atomically: no other update lands
+    // between the read and the write. It starts from the hook's read, and reads again if the handler
+    // changed or went since (while the body arrived).
     const record = await repository.updateHandler(
       userId,
       id,
       (current) => rules.update(form, current),
       formatDatetime(now()),
+      handlerOf(request),
     );
     if (record === undefined) throw ApiError.notFound();
     return send(reply, presenter.updated(record));

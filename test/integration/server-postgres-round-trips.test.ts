@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Repository, buildApp } from "../../server/app";
+import { type HandlerRecord, type Repository, buildApp } from "../../server/app";
+import type { HandlerData } from "../../server/repository";
 import { openRepository } from "../../server/repository";
 import { type WireCounter, startWireCounter } from "./postgres-wire";
 import { type Answer, call, createTestDatabase, manualClock } from "./server-helpers";
@@ -89,6 +90,7 @@ describe("round trips to PostgreSQL", () => {
       read: await send(200, "GET", `${PATH}/${id}`),
       list: await send(200, "GET", `${PATH}?results_per_page=10&order_by=name`),
       "list, a page past the end": await send(200, "GET", `${PATH}?page=9`),
+      "list, nothing matches": await send(200, "GET", `${PATH}?type=slack`),
       update: await send(200, "POST", `${PATH}/${id}`, { key: alice, form: { name: "renamed" } }),
       delete: await send(204, "DELETE", `${PATH}/${id}`),
       "read of a missing handler": await send(404, "GET", `${PATH}/${id}`),
@@ -106,10 +108,11 @@ describe("round trips to PostgreSQL", () => {
     // The statements are in the message, to show where a new round trip came from.
     expect(counts, JSON.stringify(trips, null, 2)).toEqual({
       create: 2,
-      read: 3,
+      read: 2,
       list: 3,
       "list, a page past the end": 2,
-      update: 6,
+      "list, nothing matches": 2,
+      update: 3,
       delete: 3,
       "read of a missing handler": 2,
       "update of another user's handler": 2,
@@ -144,6 +147,40 @@ describe("round trips to PostgreSQL", () => {
       "over the limit": 1,
       "list, no limit": 3,
       "list, admin key on an emulated site": 3,
+    });
+  });
+
+  it("are one for an update over the handler as read, more when it changed since, and none is lost", async () => {
+    const { wire, repository } = await setUp();
+    const alice = await repository.ensureUser("alice", NOW);
+    const data: HandlerData = { type: "internal_notification", name: "a", settings: {}, isEnabled: true };
+    const { id } = await repository.createHandler(alice, data, NOW);
+    const append = (letter: string) => (current: HandlerRecord) => ({ ...data, name: current.name + letter });
+
+    const seen = await repository.getHandler(alice, id);
+    wire.take();
+    expect((await repository.updateHandler(alice, id, append("b"), NOW, seen))?.name).toBe("ab");
+    const overSeen = wire.take();
+    // `seen` is now out of date: the update reads the handler again rather than write over "ab".
+    expect((await repository.updateHandler(alice, id, append("c"), NOW, seen))?.name).toBe("abc");
+    const overOutdated = wire.take();
+    expect((await repository.updateHandler(alice, id, append("d"), NOW))?.name).toBe("abcd");
+    const unseen = wire.take();
+    // Deleted after it was read: nothing to update.
+    const last = await repository.getHandler(alice, id);
+    await repository.deleteHandler(alice, id);
+    wire.take();
+    expect(await repository.updateHandler(alice, id, append("e"), NOW, last)).toBeUndefined();
+    const overDeleted = wire.take();
+
+    const trips = { overSeen, overOutdated, unseen, overDeleted };
+    const counts = Object.fromEntries(Object.entries(trips).map(([kind, list]) => [kind, list.length]));
+    // Out of date: the compare-and-set, then BEGIN, the locked read, the write, COMMIT.
+    expect(counts, JSON.stringify(trips, null, 2)).toEqual({
+      overSeen: 1,
+      overOutdated: 5,
+      unseen: 4,
+      overDeleted: 4,
     });
   });
 });

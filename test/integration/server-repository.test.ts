@@ -70,11 +70,19 @@ describe(`the ${STORE} store`, () => {
       const alice = await repository.ensureUser("alice", NOW);
       const data: HandlerData = { type: "internal_notification", name: "", settings: {}, isEnabled: true };
       const { id } = await repository.createHandler(alice, data, NOW);
-      // Each update appends its letter to what it read: a lost update would drop a letter.
+      // Each update appends its letter to what it read: a lost update would drop a letter. Half of
+      // them are handed the handler as read before any of them, as a request's hook hands it.
+      const seen = await repository.getHandler(alice, id);
       const letters = "abcdefghijklmnopqrst".split("");
       await Promise.all(
-        letters.map((letter) =>
-          repository.updateHandler(alice, id, (current) => ({ ...data, name: current.name + letter }), NOW),
+        letters.map((letter, i) =>
+          repository.updateHandler(
+            alice,
+            id,
+            (current) => ({ ...data, name: current.name + letter }),
+            NOW,
+            i % 2 === 0 ? seen : undefined,
+          ),
         ),
       );
       const stored = await repository.getHandler(alice, id);
