@@ -452,23 +452,30 @@ class PostgresRepository implements Repository {
     if (filter.datetimeStart !== undefined) add((p) => `${column} COLLATE "C" >= ${p}`, filter.datetimeStart);
     if (filter.datetimeEnd !== undefined) add((p) => `${column} COLLATE "C" <= ${p}`, filter.datetimeEnd);
     const whereSql = where.join(" AND ");
-    const [countRow] = await this.#rows(
-      `SELECT count(*) AS total FROM notification_handlers WHERE ${whereSql}`,
-      params,
-    );
-    const total = countRow === undefined ? 0 : int(countRow, "total");
-    if (offset >= total || limit <= 0) return { records: [], total };
+    const count = `SELECT count(*) AS total FROM notification_handlers WHERE ${whereSql}`;
+    const counted = async (): Promise<HandlerListResult> => {
+      const [row] = await this.#rows(count, params);
+      return { records: [], total: row === undefined ? 0 : int(row, "total") };
+    };
+    if (limit <= 0) return counted();
     const direction = filter.orderType === "ASC" ? "ASC" : "DESC";
     // SQLite puts nulls (a never-updated last_datetime) first going up and last going down.
     const nulls = direction === "ASC" ? "NULLS FIRST" : "NULLS LAST";
-    // Ties on the order column are broken by id in the same direction, so pages never overlap.
+    // The page and the count of every match in one statement: the count is a subquery that names
+    // nothing of the page's rows, so it runs once for the statement, and the page still comes
+    // straight off the order. Ties on the order column are broken by id in the same direction, so
+    // pages never overlap.
     const rows = await this.#rows(
-      `SELECT ${HANDLER_COLUMNS} FROM notification_handlers WHERE ${whereSql}
+      `SELECT ${HANDLER_COLUMNS}, (${count}) AS total FROM notification_handlers WHERE ${whereSql}
        ORDER BY ${ORDER_COLUMNS[filter.orderBy]} ${direction} ${nulls}, id ${direction}
        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, limit, offset],
     );
-    return { records: rows.map(toRecord), total };
+    const [first] = rows;
+    if (first !== undefined) return { records: rows.map(toRecord), total: int(first, "total") };
+    // An empty first page: nothing matches. An empty later page is past the end, or the handlers
+    // went while the client paged: only a count says how many are left.
+    return offset === 0 ? { records: [], total: 0 } : counted();
   }
 
   rateLimiter(limit: number, now: Clock): RequestLimiter {

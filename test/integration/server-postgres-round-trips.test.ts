@@ -109,8 +109,9 @@ describe("round trips to PostgreSQL", () => {
     expect(counts, JSON.stringify(trips, null, 2)).toEqual({
       create: 2,
       read: 2,
-      list: 3,
-      "list, a page past the end": 2,
+      list: 2,
+      // An empty page past the first: only a count says how many there are.
+      "list, a page past the end": 3,
       "list, nothing matches": 2,
       update: 3,
       delete: 3,
@@ -145,8 +146,8 @@ describe("round trips to PostgreSQL", () => {
     const counts = Object.fromEntries(Object.entries(trips).map(([kind, list]) => [kind, list.length]));
     expect(counts, JSON.stringify(trips, null, 2)).toEqual({
       "over the limit": 1,
-      "list, no limit": 3,
-      "list, admin key on an emulated site": 3,
+      "list, no limit": 2,
+      "list, admin key on an emulated site": 2,
     });
   });
 
