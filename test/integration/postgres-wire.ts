@@ -23,8 +23,10 @@ const NEGOTIATION_CODES = new Set([80_877_103, 80_877_104]);
 class FrontendReader {
   #buffer = Buffer.alloc(0);
   #started = false;
-  /** The statement of the batch in progress: the last Parse's text or Bind's statement name. */
+  /** The statement of the batch in progress, as the last Parse or Bind names it. */
   #pending: string | undefined;
+  /** The text of each named statement this connection prepared, by name. */
+  readonly #prepared = new Map<string, string>();
 
   constructor(private readonly onRoundTrip: (statement: string) => void) {}
 
@@ -51,9 +53,14 @@ class FrontendReader {
     const strings = (): string[] => body.toString("utf8").split("\0");
     if (type === "Q") this.onRoundTrip(firstWords(strings()[0] ?? ""));
     // Parse: statement name, then its text. Bind: portal name, then the statement name.
-    else if (type === "P") this.#pending = firstWords(strings()[1] ?? "");
-    else if (type === "B") this.#pending ??= strings()[1] || undefined;
-    else if (type === "S") {
+    else if (type === "P") {
+      const [name = "", text = ""] = strings();
+      this.#pending = firstWords(text);
+      if (name !== "") this.#prepared.set(name, this.#pending);
+    } else if (type === "B") {
+      const name = strings()[1] ?? "";
+      this.#pending ??= this.#prepared.get(name) ?? name;
+    } else if (type === "S") {
       this.onRoundTrip(this.#pending ?? "sync");
       this.#pending = undefined;
     }
