@@ -8,9 +8,8 @@
  * prints the final state.
  *
  * The quickstart runs as a user runs it: the package packed, installed into a copy of the example
- * outside the repository, and the Pulumi CLI run in that folder. Where the CLI's Node.js language host
- * cannot be had, the demo says so and runs the program inline through the Automation API instead;
- * `npm run demo -- --inline` does that on purpose.
+ * outside the repository, and the Pulumi CLI run in that folder, with an installed Node.js language
+ * host or else the project's own.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
@@ -22,7 +21,6 @@ import { promisify } from "node:util";
 import { fieldByName } from "../sdk/catalog";
 import { NotificationHandlersClient } from "../sdk/client";
 import { type Engine, enginePath, ensureEngine } from "./engine";
-import { createOfflineStack } from "./offline-stack";
 import {
   type CommandResult,
   copyExample,
@@ -34,7 +32,6 @@ import {
 
 const ROOT = resolve(__dirname, "..", "..");
 const SERVER = join(ROOT, "dist", "server", "main.js");
-const QUICKSTART = join(ROOT, "dist", "examples", "quickstart", "index.js");
 
 let stepNumber = 0;
 function step(title: string): void {
@@ -78,7 +75,7 @@ type StackConfig = Record<string, string | { secret: string }>;
 
 /** The quickstart as a stack the demo drives with Pulumi commands. */
 interface Quickstart {
-  /** Runs `pulumi <args>` (or what the Automation API does for it), printing the output. */
+  /** Runs `pulumi <args>`, printing the output. */
   run(args: string[]): Promise<void>;
   /** The stack's outputs: the handlers' ids. */
   outputs(): Promise<Record<string, number>>;
@@ -142,49 +139,6 @@ async function cliQuickstart(engine: Engine, config: StackConfig): Promise<Quick
   };
 }
 
-/** The quickstart as an inline program through the Automation API: no language host needed. */
-async function inlineQuickstart(engine: Engine, config: StackConfig): Promise<Quickstart> {
-  process.stdout.write(
-    engine.languageHostMissing === undefined
-      ? "\n   Running the quickstart inline through the Automation API, from this checkout (--inline).\n"
-      : `\n   NOTE: ${engine.languageHostMissing}\n` +
-          "   Falling back to running the quickstart inline through the Automation API, from this checkout.\n",
-  );
-  const offline = await createOfflineStack({
-    binDir: engine.binDir,
-    workRoot: join(ROOT, ".demo-work"),
-    projectName: "quickstart",
-    program: () => {
-      // The quickstart, compiled; loaded afresh for each operation like a program run by the CLI.
-      delete require.cache[QUICKSTART];
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- examples are programs, not modules
-      return Promise.resolve(require(QUICKSTART) as Record<string, unknown>);
-    },
-    config: Object.fromEntries(
-      Object.entries(config).map(([k, v]) => [k.includes(":") ? k : `quickstart:${k}`, v]),
-    ),
-  });
-  const { stack } = offline;
-  const print = { onOutput: (s: string) => process.stdout.write(indent(s)) };
-  return {
-    run: async ([command, ...flags]) => {
-      if (command === "up") await stack.up(print);
-      else
-        await stack.preview({
-          ...print,
-          diff: flags.includes("--diff"),
-          expectNoChanges: flags.includes("--expect-no-changes"),
-        });
-    },
-    outputs: async () =>
-      Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value as number])),
-    dispose: async () => {
-      await stack.destroy();
-      await offline.dispose();
-    },
-  };
-}
-
 async function main(): Promise<void> {
   const started = Date.now();
   step("Make the Pulumi engine available");
@@ -194,9 +148,9 @@ async function main(): Promise<void> {
   });
   process.stdout.write(`   pulumi ${engine.version} (${engine.source}) in ${engine.binDir}\n`);
   process.stdout.write(
-    engine.languageHostDir === undefined
-      ? "   no Node.js language host: the quickstart will run inline\n"
-      : `   pulumi-language-nodejs in ${engine.languageHostDir}\n`,
+    engine.languageHost.source === "installed"
+      ? `   pulumi-language-nodejs: the installed one, in ${engine.languageHost.dir}\n`
+      : `   pulumi-language-nodejs: the project's own, in ${engine.languageHost.dir}\n`,
   );
 
   const data = await mkdtemp(join(tmpdir(), "notification-handlers-demo-"));
@@ -227,11 +181,7 @@ async function main(): Promise<void> {
       slackWebhook: { secret: "https://hooks.slack.com/services/T000/B000/demo-secret" },
       pagerPhone: "+15551234567",
     };
-    const inline = process.argv.includes("--inline");
-    const quickstart =
-      engine.languageHostMissing === undefined && !inline
-        ? await cliQuickstart(engine, config)
-        : await inlineQuickstart(engine, config);
+    const quickstart = await cliQuickstart(engine, config);
     try {
       step("pulumi up: create the quickstart's handlers");
       await quickstart.run(["up", "--yes"]);

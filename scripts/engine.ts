@@ -11,19 +11,19 @@
  * The bin folder also gets `pulumi-resource-pulumi-nodejs`, the dynamic-provider plugin shipped in the
  * `@pulumi/pulumi` npm package, so the engine finds it next to the CLI.
  *
- * `pulumi up` in a project folder also needs the Node.js language host, `pulumi-language-nodejs`: taken
- * from PATH or next to the CLI, else built by `../shared/engine/build-language-host` where that script
- * exists beside the checkout (the Go module proxy does not serve the language host's module, so its
- * sources are kept there), else reported missing with what to install. Inline programs run through the
- * Automation API do not need it.
+ * `pulumi up` in a project folder also needs the Node.js language host, `pulumi-language-nodejs`: an
+ * installed one (on PATH, or next to an installed CLI) wins; else the project's own
+ * (`scripts/language-host`), since no language host can be built here. Inline programs run through the
+ * Automation API do not need one.
  *
  * Run as a script, it prints the folders to put first on PATH, joined with the path delimiter: the
  * engine's bin folder, the language host's folder when it is elsewhere, and the folder of the Node.js
  * that runs the script (npm scripts run the project's pinned Node.js).
  */
 import { execFile, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { chmod, copyFile, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { chmod, copyFile, link, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -33,6 +33,8 @@ const run = promisify(execFile);
 const CLI_MODULE = "github.com/pulumi/pulumi/pkg/v3";
 const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
 const LANGUAGE_HOST = "pulumi-language-nodejs";
+// The project's own host, compiled, relative to the checkout; its launchers name it.
+const PROJECT_HOST_MARK = "dist/scripts/language-host/main.js";
 // pkg/v3's go.mod replaces this module; a build outside the Pulumi repository has to repeat it.
 const CLIPBOARD_REPLACE =
   "github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e";
@@ -47,17 +49,22 @@ export interface Engine {
   /** The CLI's version, as `pulumi version` prints it. */
   version: string;
   source: "path" | "cache" | "built";
-  /** The folder holding `pulumi-language-nodejs` (project folders need it; inline programs do not). */
-  languageHostDir: string | undefined;
-  /** Why there is no language host, and what to do about it; set when `languageHostDir` is not. */
-  languageHostMissing: string | undefined;
+  /** The Node.js language host, which `pulumi up` in a project folder runs the program with. */
+  languageHost: LanguageHost;
+}
+
+/** Which `pulumi-language-nodejs` the CLI will find first on PATH. */
+export interface LanguageHost {
+  /** The folder holding it. */
+  dir: string;
+  /** "installed" with an installed Pulumi; "project" for the project's own (scripts/language-host). */
+  source: "installed" | "project";
 }
 
 /** The folders to put first on PATH so the engine, its plugins and the pinned Node.js are found. */
 export function enginePath(engine: Engine): string[] {
   const dirs = [engine.binDir];
-  if (engine.languageHostDir !== undefined && engine.languageHostDir !== engine.binDir)
-    dirs.push(engine.languageHostDir);
+  if (engine.languageHost.dir !== engine.binDir) dirs.push(engine.languageHost.dir);
   dirs.push(dirname(process.execPath));
   return dirs;
 }
@@ -70,8 +77,6 @@ export interface EnsureEngineOptions {
   log?: (line: string) => void;
   /** Ignore a `pulumi` on PATH. */
   ignorePath?: boolean;
-  /** The script that builds the language host; default `../shared/engine/build-language-host` beside the checkout. */
-  languageHostBuilder?: string;
 }
 
 function cacheRoot(): string {
@@ -79,13 +84,17 @@ function cacheRoot(): string {
   return join(base, "pulumi-notification-handlers", "engine");
 }
 
-async function which(command: string): Promise<string | undefined> {
+/** The first executable `command` on PATH that `accept` takes. */
+async function which(
+  command: string,
+  accept: (path: string) => boolean = () => true,
+): Promise<string | undefined> {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
     if (dir === "") continue;
     const candidate = join(dir, command);
     try {
       const info = await stat(candidate);
-      if (info.isFile() && (info.mode & 0o111) !== 0) return candidate;
+      if (info.isFile() && (info.mode & 0o111) !== 0 && accept(candidate)) return candidate;
     } catch {
       // not in this folder
     }
@@ -271,7 +280,7 @@ async function withLock<T>(work: () => Promise<T>, log: (line: string) => void):
 }
 
 /** The CLI found or built, before the language host is looked for. */
-type CliFound = Omit<Engine, "languageHostDir" | "languageHostMissing">;
+type CliFound = Omit<Engine, "languageHost">;
 
 /** Finds or builds the CLI (see the file comment for the order). */
 async function ensureCli(
@@ -317,48 +326,83 @@ async function ensureCli(
   }, log);
 }
 
+/** Where an earlier version of this script put language hosts built from withdrawn sources. */
+function withdrawnLanguageHosts(): string[] {
+  const base = process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
+  const nextToCachedClis = existsSync(cacheRoot())
+    ? readdirSync(cacheRoot()).map((version) => join(cacheRoot(), version, "bin", LANGUAGE_HOST))
+    : [];
+  return [join(base, LANGUAGE_HOST), ...nextToCachedClis].filter((path) => existsSync(path));
+}
+
+/** Whether `path` is a launcher of this project's host (of any checkout), which is no installed host. */
+function isProjectLanguageHost(path: string): boolean {
+  return readFileSync(path).subarray(0, 4096).toString("latin1").includes(PROJECT_HOST_MARK);
+}
+
+/** Puts `source` at `target` as a hard link (a copy across file systems), replacing what was there. */
+async function place(source: string, target: string): Promise<void> {
+  const temporary = `${target}.${process.pid}`;
+  await link(source, temporary).catch(() => copyFile(source, temporary));
+  await rename(temporary, target);
+}
+
 /**
- * Finds the Node.js language host: on PATH, next to the CLI, else built by the builder script where it
- * exists (into the engine's cache folder when the CLI is ours, else the script's own default).
+ * The folder that runs this checkout's own language host. With the cached CLI it is a bin folder of the
+ * checkout's own, the CLI and the dynamic-provider plugin hard-linked beside the host's launcher: the
+ * CLI finds the host next to itself, as in an installed Pulumi, and warns of none on PATH.
  */
-async function ensureLanguageHost(
+async function projectLanguageHostDir(cli: CliFound, projectRoot: string): Promise<string> {
+  const host = join(projectRoot, PROJECT_HOST_MARK);
+  if (!existsSync(host))
+    throw new Error(
+      `The project's language host is not built: run \`npm run build\` in ${projectRoot} first.`,
+    );
+  const checkout = createHash("sha256").update(projectRoot).digest("hex").slice(0, 16);
+  const dir = join(cacheRoot(), "checkouts", checkout, "bin");
+  await mkdir(dir, { recursive: true });
+  if (cli.source !== "path") {
+    for (const name of ["pulumi", DYNAMIC_PROVIDER_PLUGIN])
+      await place(join(cli.binDir, name), join(dir, name));
+  }
+  const launcher = join(dir, `${LANGUAGE_HOST}.${process.pid}`);
+  await writeFile(
+    launcher,
+    `#!/bin/sh\n# The Node.js language host of the checkout ${projectRoot} (see its docs/engine.md).\n` +
+      `exec node ${JSON.stringify(host)} "$@"\n`,
+    { mode: 0o755 },
+  );
+  await rename(launcher, join(dir, LANGUAGE_HOST));
+  return dir;
+}
+
+/**
+ * The Node.js language host: an installed one (on PATH, or next to an installed CLI) wins; else the
+ * project's own, which runs from this checkout's `dist`. Hosts that an earlier version of this script
+ * built from withdrawn sources are deleted first.
+ */
+async function findLanguageHost(
   cli: CliFound,
   projectRoot: string,
-  options: EnsureEngineOptions,
   log: (line: string) => void,
-): Promise<Pick<Engine, "languageHostDir" | "languageHostMissing">> {
-  const found = existsSync(join(cli.binDir, LANGUAGE_HOST))
-    ? join(cli.binDir, LANGUAGE_HOST)
-    : await which(LANGUAGE_HOST);
-  if (found !== undefined) return { languageHostDir: dirname(found), languageHostMissing: undefined };
-
-  const builder =
-    options.languageHostBuilder ?? join(projectRoot, "..", "shared", "engine", "build-language-host");
-  if (!existsSync(builder)) {
-    return {
-      languageHostDir: undefined,
-      languageHostMissing:
-        `${LANGUAGE_HOST} (the Node.js language host, which \`pulumi up\` in a project folder needs) is ` +
-        `neither on PATH nor next to ${join(cli.binDir, "pulumi")}, and there is no ${builder} to build it. ` +
-        "An installed Pulumi CLI ships it (https://www.pulumi.com/docs/install/).",
-    };
+): Promise<Engine> {
+  for (const withdrawn of withdrawnLanguageHosts()) {
+    log(`Deleting ${withdrawn}: a language host built from sources that may not be used`);
+    await rm(withdrawn, { recursive: true, force: true });
   }
-  if ((await which("go")) === undefined) {
-    return {
-      languageHostDir: undefined,
-      languageHostMissing: `${LANGUAGE_HOST} is not on PATH and Go is not installed to build it with ${builder}.`,
-    };
-  }
-  const target = cli.source === "path" ? [] : [cli.binDir];
-  log(`Building ${LANGUAGE_HOST} with ${builder}...`);
-  const { stdout } = await run(builder, target, {
-    env: goEnv(),
-    timeout: 900_000 /* 15 min: a cold Go cache */,
-  });
-  const dir = stdout.trim().split("\n").pop() ?? "";
-  if (!existsSync(join(dir, LANGUAGE_HOST)))
-    throw new Error(`${builder} finished but left no ${LANGUAGE_HOST} in ${JSON.stringify(dir)}`);
-  return { languageHostDir: dir, languageHostMissing: undefined };
+  const nextToCli = join(cli.binDir, LANGUAGE_HOST);
+  const installed =
+    cli.source === "path" && existsSync(nextToCli)
+      ? nextToCli
+      : await which(LANGUAGE_HOST, (path) => !isProjectLanguageHost(path));
+  if (installed !== undefined)
+    return { ...cli, languageHost: { dir: dirname(installed), source: "installed" } };
+  const dir = await projectLanguageHostDir(cli, projectRoot);
+  return {
+    ...cli,
+    binDir: cli.source === "path" ? cli.binDir : dir,
+    languageHost: { dir, source: "project" },
+  };
 }
 
 /** Finds or builds the Pulumi engine and its language host; see the file comment for the order. */
@@ -366,14 +410,12 @@ export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<E
   const projectRoot = resolve(options.projectRoot ?? join(__dirname, "..", ".."));
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const cli = await ensureCli(projectRoot, options, log);
-  return { ...cli, ...(await ensureLanguageHost(cli, projectRoot, options, log)) };
+  return findLanguageHost(cli, projectRoot, log);
 }
 
 if (require.main === module) {
   ensureEngine().then(
     (engine) => {
-      if (engine.languageHostMissing !== undefined)
-        process.stderr.write(`warning: ${engine.languageHostMissing}\n`);
       process.stdout.write(`${enginePath(engine).join(delimiter)}\n`);
     },
     (error: unknown) => {

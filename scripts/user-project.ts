@@ -145,6 +145,13 @@ export async function copyExample(options: CopyExampleOptions, root = REPOSITORY
   return options.destination;
 }
 
+/**
+ * What a user's project installs is resolved as the npm registry stood at this moment (npm's `before`),
+ * so that the examples' version ranges install the same versions every run until this is moved on
+ * purpose. `newestPulumi` is the newest `@pulumi/pulumi` 3.x published by then.
+ */
+export const REGISTRY_SNAPSHOT = { before: "2026-11-20T00:00:00Z", newestPulumi: "3.270.0" } as const;
+
 /** Options of {@link userEnvironment}. */
 export interface UserEnvironmentOptions {
   /** The user's home folder: the Pulumi home and the local backend go there. */
@@ -192,6 +199,7 @@ export function userEnvironment(options: UserEnvironmentOptions): NodeJS.Process
     npm_config_globalconfig: globalNpmConfig(),
     npm_config_cache: join(homedir(), ".npm"),
     npm_config_update_notifier: "false",
+    npm_config_before: REGISTRY_SNAPSHOT.before,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     // The machine may be offline: the engine must not try to download plugins.
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",

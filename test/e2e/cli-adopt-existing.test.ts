@@ -2,10 +2,10 @@
  * examples/adopt-existing on the user's path: the README makes two handlers through the API as the web
  * UI would, then the program takes both over with the real Pulumi CLI, creating nothing.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client";
-import { listAll, requireLanguageHost, runItSteps, UserSession } from "./user-path";
+import { listAll, runItSteps, UserSession } from "./user-path";
 
 const WEBHOOK_URL = "https://example.com/hooks/deploy"; // as the README sets it
 
@@ -18,8 +18,8 @@ describe("examples/adopt-existing, run as its README says with the Pulumi CLI", 
     await session?.dispose();
   });
 
-  it("takes over the handlers the README makes, with the same ids and no create", async (context) => {
-    const pathFirst = requireLanguageHost(context);
+  it("takes over the handlers the README makes, with the same ids and no create", async () => {
+    const pathFirst = inject("enginePath");
     const steps = await runItSteps("adopt-existing");
     expect(steps).toHaveLength(3);
     session = await UserSession.start("adopt-existing", { pathFirst });

@@ -2,11 +2,11 @@
  * examples/all-types on the user's path: the packed package installed into a copy of the example
  * outside the repository, the README's "Run it" steps run as written with the real Pulumi CLI.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { HANDLER_TYPE_NAMES } from "../../sdk/catalog";
 import { NotificationHandlersClient } from "../../sdk/client";
-import { listAll, requireLanguageHost, runItSteps, UserSession } from "./user-path";
+import { listAll, runItSteps, UserSession } from "./user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
 
@@ -19,8 +19,8 @@ describe("examples/all-types, run as its README says with the Pulumi CLI", () =>
     await session?.dispose();
   });
 
-  it("makes one handler of each type, changes nothing on the next preview, and destroys them", async (context) => {
-    const pathFirst = requireLanguageHost(context);
+  it("makes one handler of each type, changes nothing on the next preview, and destroys them", async () => {
+    const pathFirst = inject("enginePath");
     const steps = await runItSteps("all-types");
     expect(steps).toHaveLength(2);
     session = await UserSession.start("all-types", { pathFirst });

@@ -22,7 +22,6 @@ import {
   type CommandResult,
 } from "../../scripts/user-project";
 import { TARGETS, type TestServer, startServer } from "./harness";
-import { requireLanguageHost } from "./user-path";
 
 const SECRETS = {
   webhook: "https://hooks.example.com/deploy?token=EXPORT-SECRET-1",
@@ -90,8 +89,8 @@ describe("notification-handlers export, then pulumi up of the exported project",
       await server?.close();
     });
 
-    it("takes every handler over with no write, and the next preview has no change", async (context) => {
-      const pathFirst = requireLanguageHost(context);
+    it("takes every handler over with no write, and the next preview has no change", async () => {
+      const pathFirst = inject("enginePath");
       server = await startServer(target.emulate === undefined ? {} : { emulate: target.emulate });
       const key = await server.newKey();
       client = new NotificationHandlersClient({ baseURL: server.url, apiKey: key, maxRetries: 0 });

@@ -6,11 +6,11 @@
  */
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client";
 import { REPOSITORY_ROOT, userEnvironment } from "../../scripts/user-project";
-import { listAll, requireLanguageHost, runItSteps, UserSession } from "./user-path";
+import { listAll, runItSteps, UserSession } from "./user-path";
 import { type JobRun, readWorkflow, runJob } from "./workflow-runner";
 
 const WORKFLOWS = join(REPOSITORY_ROOT, "examples", "gitops", ".github", "workflows");
@@ -41,8 +41,8 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     await session?.dispose();
   });
 
-  it("reviews a change, passes a clean drift check, and fails one after edits in the web UI", async (context) => {
-    const pathFirst = requireLanguageHost(context);
+  it("reviews a change, passes a clean drift check, and fails one after edits in the web UI", async () => {
+    const pathFirst = inject("enginePath");
     const steps = await runItSteps("gitops");
     expect(steps).toHaveLength(4);
     session = await UserSession.start("gitops", { pathFirst });

@@ -3,11 +3,11 @@
  * production site, and the README's "Run it" steps, run as written with the real Pulumi CLI, put
  * handlers on both, change both behind Pulumi's back and repair both; then destroy empties both.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client";
 import { NotFoundError } from "../../sdk/errors";
-import { listAll, requireLanguageHost, runItSteps, UserSession } from "./user-path";
+import { listAll, runItSteps, UserSession } from "./user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
 
@@ -27,8 +27,8 @@ describe("examples/multi-account, run as its README says with the Pulumi CLI", (
     await session?.dispose();
   });
 
-  it("puts handlers on both sites, finds drift on both and repairs it, and destroys both", async (context) => {
-    const pathFirst = requireLanguageHost(context);
+  it("puts handlers on both sites, finds drift on both and repairs it, and destroys both", async () => {
+    const pathFirst = inject("enginePath");
     const steps = await runItSteps("multi-account");
     expect(steps).toHaveLength(4);
     session = await UserSession.start("multi-account", { pathFirst });

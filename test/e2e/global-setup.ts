@@ -1,7 +1,7 @@
 /**
  * Before any e2e worker starts: makes the Pulumi engine available once (building it from Go takes
- * minutes the first time; later runs find it in the user's cache folder), with its Node.js language host
- * where that can be had, and packs the package as npm would publish it, for the tests on the user's path.
+ * minutes the first time; later runs find it in the user's cache folder), with a Node.js language host
+ * (an installed one, else the project's own), and packs the package as npm would publish it, for the tests on the user's path.
  */
 import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -17,7 +17,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   project.provide("engineBinDir", engine.binDir);
   project.provide("enginePath", enginePath(engine));
-  project.provide("languageHostMissing", engine.languageHostMissing);
 
   const packs = await scratchFolder("pack");
   project.provide("packageTarball", await packPackage(packs));
@@ -29,8 +28,6 @@ declare module "vitest" {
     engineBinDir: string;
     /** Folders to put first on a user's PATH: the CLI, the language host, the pinned Node.js. */
     enginePath: string[];
-    /** Why there is no Node.js language host; undefined when there is one. */
-    languageHostMissing: string | undefined;
     /** The package as `npm pack` made it. */
     packageTarball: string;
   }

@@ -16,7 +16,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
-import { inject, type TestContext } from "vitest";
+import { inject } from "vitest";
 
 import type { NotificationHandlersClient } from "../../sdk/client";
 import type { NotificationHandler } from "../../sdk/resources/notification-handlers";
@@ -68,24 +68,6 @@ export async function runItSteps(example: string): Promise<ReadmeStep[]> {
     steps.push({ intro: (match[1] ?? "").trim(), code: match[2] ?? "" });
   }
   return steps;
-}
-
-/**
- * Skips the test, loudly, when the machine has no Node.js language host; in CI that is a failure.
- * Returns the folders the user's PATH starts with.
- */
-export function requireLanguageHost(context: TestContext): string[] {
-  const missing = inject("languageHostMissing");
-  if (missing !== undefined) {
-    if (process.env.CI !== undefined && process.env.CI !== "" && process.env.CI !== "false")
-      throw new Error(`CI must run the tests on the user's path, but: ${missing}`);
-    const banner = "#".repeat(100);
-    process.stderr.write(
-      `\n${banner}\n# NOT RUN: ${context.task.name}\n# ${missing}\n# The tests on the user's path need the Pulumi CLI's Node.js language host.\n${banner}\n\n`,
-    );
-    context.skip(`not run: ${missing}`);
-  }
-  return inject("enginePath");
 }
 
 /** A shell session in a copy of an example, with the reference servers the README starts. */

@@ -1,0 +1,186 @@
+/**
+ * The Node.js language host through the Pulumi CLI in project folders: the project's own where no
+ * Pulumi is installed, else the installed one (the test holds for both). The programs register
+ * component resources only, which need no provider plugin, and take @pulumi/pulumi from the
+ * repository's node_modules: installing it is what the examples' tests prove.
+ */
+import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+import {
+  REPOSITORY_ROOT,
+  runCommand,
+  scratchFolder,
+  userEnvironment,
+  type CommandResult,
+} from "../../scripts/user-project";
+
+const TOKEN = "token-value-for-the-host-test";
+
+/** A program that registers `first`, then fails the way the config says, then registers `second`. */
+const PROGRAM = `
+import * as pulumi from "@pulumi/pulumi";
+
+class Thing extends pulumi.ComponentResource {
+  constructor(name: string) {
+    super("hosttest:index:Thing", name, {}, {});
+    this.registerOutputs({});
+  }
+}
+
+const config = new pulumi.Config();
+new Thing("first");
+const failure = config.get("failure");
+if (failure === "throw") throw new Error("the program failed on purpose");
+if (failure === "exit") process.exit(3);
+new Thing("second");
+
+export const greeting = config.require("greeting");
+export const token = config.requireSecret("token");
+export const parallel = process.env.PULUMI_NODEJS_PARALLEL ?? "";
+export const args = process.argv.slice(2).join(" ");
+export const language = "typescript";
+`;
+
+const JS_PROGRAM = `
+"use strict";
+const pulumi = require("@pulumi/pulumi");
+const config = new pulumi.Config();
+new pulumi.ComponentResource("hosttest:index:Thing", "only");
+exports.greeting = config.require("greeting");
+exports.language = "javascript";
+`;
+
+describe("the Node.js language host, through the Pulumi CLI in a project folder", () => {
+  let root = "";
+  let env: NodeJS.ProcessEnv = {};
+
+  /** Writes a project folder: Pulumi.yaml, package.json, the files given, node_modules linked. */
+  async function project(name: string, manifest: object, files: Record<string, string>): Promise<string> {
+    const dir = join(root, name);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
+    await writeFile(join(dir, "package.json"), JSON.stringify({ name, private: true, ...manifest }));
+    for (const [file, text] of Object.entries(files)) {
+      await mkdir(join(dir, file, ".."), { recursive: true });
+      await writeFile(join(dir, file), text);
+    }
+    await symlink(join(REPOSITORY_ROOT, "node_modules"), join(dir, "node_modules"));
+    return dir;
+  }
+
+  function pulumi(dir: string, args: string[], input?: string): Promise<CommandResult> {
+    return runCommand("pulumi", args, { cwd: dir, env, ...(input === undefined ? {} : { input }) });
+  }
+
+  async function mustPulumi(dir: string, args: string[], input?: string): Promise<CommandResult> {
+    const result = await pulumi(dir, args, input);
+    if (result.code !== 0)
+      throw new Error(
+        `pulumi ${args.join(" ")} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`,
+      );
+    return result;
+  }
+
+  /** A new stack of the project with the greeting and the secret token set. */
+  async function stack(dir: string, name: string, config: Record<string, string> = {}): Promise<void> {
+    await mustPulumi(dir, ["stack", "init", name]);
+    await mustPulumi(dir, ["config", "set", "greeting", "hello"]);
+    await mustPulumi(dir, ["config", "set", "--secret", "token"], TOKEN);
+    for (const [key, value] of Object.entries(config)) await mustPulumi(dir, ["config", "set", key, value]);
+  }
+
+  async function resourceNames(dir: string): Promise<string[]> {
+    const exported = JSON.parse((await mustPulumi(dir, ["stack", "export"])).stdout) as {
+      deployment: { resources?: { urn: string }[] };
+    };
+    return (exported.deployment.resources ?? []).map((r) => r.urn.split("::").at(-1) ?? "");
+  }
+
+  beforeAll(async () => {
+    root = await scratchFolder("language-host");
+    await mkdir(join(root, "state"));
+    env = userEnvironment({
+      home: join(root, "home"),
+      pathFirst: inject("enginePath"),
+      extra: {
+        PULUMI_HOME: join(root, "home", ".pulumi"),
+        PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
+        PULUMI_CONFIG_PASSPHRASE: "test-only",
+      },
+    });
+  });
+
+  afterAll(async () => {
+    if (root !== "") await rm(root, { recursive: true, force: true });
+  });
+
+  it("runs a TypeScript program: preview, up with config and secrets, refresh, no change after, destroy", async () => {
+    const dir = await project("hostts", {}, { "index.ts": PROGRAM });
+    await stack(dir, "dev");
+
+    const preview = await mustPulumi(dir, ["preview"]);
+    expect(preview.stdout).toMatch(/\+ 3 to create/);
+    expect(await resourceNames(dir)).toEqual([]);
+
+    const up = await mustPulumi(dir, ["up", "--yes", "--parallel", "3"]);
+    expect(up.stdout).toMatch(/3 created/);
+    expect((await resourceNames(dir)).sort()).toEqual(["first", "hostts-dev", "second"]);
+    // The CLI found the host next to itself, as in an installed Pulumi, not elsewhere on PATH.
+    expect(`${up.stdout}${up.stderr}`).not.toMatch(/using pulumi-language-nodejs from \$PATH/);
+    const outputs = JSON.parse(
+      (await mustPulumi(dir, ["stack", "output", "--json", "--show-secrets"])).stdout,
+    ) as Record<string, string>;
+    expect(outputs).toMatchObject({
+      greeting: "hello",
+      token: TOKEN,
+      parallel: "3",
+      language: "typescript",
+      args: "",
+    });
+    expect((await mustPulumi(dir, ["stack", "output", "token"])).stdout.trim()).toBe("[secret]");
+
+    await mustPulumi(dir, ["refresh", "--yes"]);
+    await mustPulumi(dir, ["preview", "--expect-no-changes"]);
+    const destroy = await mustPulumi(dir, ["destroy", "--yes"]);
+    expect(destroy.stdout).toMatch(/3 deleted/);
+    expect(await resourceNames(dir)).toEqual([]);
+
+    const state = await readFile(join(root, "state", ".pulumi", "stacks", "hostts", "dev.json"), "utf8");
+    expect(state).not.toContain(TOKEN);
+  });
+
+  it("runs a JavaScript program named by `main` in package.json", async () => {
+    const dir = await project("hostjs", { main: "lib/program.js" }, { "lib/program.js": JS_PROGRAM });
+    await stack(dir, "dev");
+    await mustPulumi(dir, ["up", "--yes"]);
+    const outputs = JSON.parse((await mustPulumi(dir, ["stack", "output", "--json"])).stdout) as Record<
+      string,
+      string
+    >;
+    expect(outputs).toEqual({ greeting: "hello", language: "javascript" });
+    await mustPulumi(dir, ["destroy", "--yes"]);
+  });
+
+  it("fails the update when the program throws, showing its message once and creating nothing after it", async () => {
+    const dir = await project("hostthrow", {}, { "index.ts": PROGRAM });
+    await stack(dir, "dev", { failure: "throw" });
+    const up = await pulumi(dir, ["up", "--yes"]);
+    expect(up.code).not.toBe(0);
+    const output = `${up.stdout}\n${up.stderr}`;
+    expect(output.split("the program failed on purpose").length - 1).toBe(1);
+    expect(output).not.toMatch(/non-zero exit code/);
+    expect(await resourceNames(dir)).not.toContainEqual(expect.stringContaining("second"));
+  });
+
+  it("fails the update when the program exits non-zero without a message, and says so", async () => {
+    const dir = await project("hostexit", {}, { "index.ts": PROGRAM });
+    await stack(dir, "dev", { failure: "exit" });
+    const up = await pulumi(dir, ["up", "--yes"]);
+    expect(up.code).not.toBe(0);
+    expect(`${up.stdout}\n${up.stderr}`).toContain("Program exited with non-zero exit code: 3");
+    expect(await resourceNames(dir)).not.toContainEqual(expect.stringContaining("second"));
+  });
+});
