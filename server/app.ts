@@ -52,6 +52,8 @@ export interface BuildAppOptions {
   readonly publicUrl?: string;
   /** Requests per API key and 60-second window; 0 turns the limit off. Default 60. */
   readonly rateLimit?: number;
+  /** The rate-limit window in milliseconds, 60 s by default; tests shorten it rather than wait. */
+  readonly rateLimitWindowMs?: number;
   /**
    * How long a request's headers and body may take to arrive, in milliseconds (default 20 s); one
    * that stalls is answered 408 and its connection closed within a second of the limit.
@@ -269,7 +271,7 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
       publicUrl: options.publicUrl,
       authenticate: authenticator(
         repository,
-        rateLimit > 0 ? repository.rateLimiter(rateLimit, now) : undefined,
+        rateLimit > 0 ? repository.rateLimiter(rateLimit, now, options.rateLimitWindowMs) : undefined,
         emulated?.authenticatorOptions,
       ),
       methods,

@@ -501,8 +501,8 @@ class PostgresRepository implements Repository {
     return offset === 0 ? { records: [], total: 0 } : counted();
   }
 
-  rateLimiter(limit: number, now: Clock): RequestLimiter {
-    return new PostgresRateLimiter(this.#pool, limit, now);
+  rateLimiter(limit: number, now: Clock, windowMs?: number): RequestLimiter {
+    return new PostgresRateLimiter(this.#pool, limit, now, windowMs);
   }
 
   async ping(): Promise<void> {

@@ -338,8 +338,8 @@ class SqliteRepository implements Repository {
     return { records: rows.map(toRecord), total };
   }
 
-  rateLimiter(limit: number, now: Clock): RequestLimiter {
-    return new RateLimiter(limit, now);
+  rateLimiter(limit: number, now: Clock, windowMs?: number): RequestLimiter {
+    return new RateLimiter(limit, now, windowMs);
   }
 
   async ping(): Promise<void> {

@@ -141,7 +141,7 @@ export interface Repository {
    * The per-key request limiter of this store: in memory for SQLite (one process serves a file), in
    * the database for PostgreSQL, so all instances on it share one budget per key.
    */
-  rateLimiter(limit: number, now: Clock): RequestLimiter;
+  rateLimiter(limit: number, now: Clock, windowMs?: number): RequestLimiter;
   /** Runs a trivial query; rejects when the database does not answer (closed, unreadable, unreachable). */
   ping(): Promise<void>;
   /** Closes the database; the repository is unusable afterwards. */
