@@ -136,8 +136,9 @@ function answer(options: ProtocolOptions, socket: Duplex, error: ApiError, path:
     socket.end(rawAnswer(404, "text/html; charset=utf-8", options.featureOff.page, {}));
     return;
   }
-  // Part B speaks of unknown methods only (a 404 there); a malformed request never reaches a
-  // deployed instance's code, its web server refuses it, so the rest keeps the reference shape.
+  // Deployed instances answer unknown methods with a 404; a malformed request never reaches their
+  // code, their web server refuses it, so the rest keeps the reference shape
+  // (docs/api.md#emulation-parser-refusals).
   const render = error.status === 405 ? options.render : renderError;
   const { status, body, headers = error.headers } = render(error);
   socket.end(rawAnswer(status, "application/json; charset=utf-8", JSON.stringify(body), { ...headers }));
