@@ -1,8 +1,9 @@
 /**
  * The HTTP layer below the routes: how long a request may take to arrive, and the answers to what
  * Node's HTTP parser refuses before Fastify sees a request (an unknown or lowercase method, headers
- * over the limit, a bad `Content-Length`, a request that stalls, `CONNECT`). Each gets the contract's
- * error body and the status that says what is wrong, instead of Fastify's default body or silence.
+ * over the limit, a bad `Content-Length`, a request that stalls, `CONNECT`). Each gets the API's error
+ * body and the status that says what is wrong, instead of Fastify's default body or silence
+ * (docs/api.md#http-parser-refusals).
  */
 import type { IncomingMessage, ServerOptions } from "node:http";
 import { STATUS_CODES } from "node:http";
@@ -145,7 +146,7 @@ function answer(options: ProtocolOptions, socket: Duplex, error: ApiError, path:
 }
 
 /**
- * The server's `clientError` listener: answers each refusal in the contract's shape. Nothing is
+ * The server's `clientError` listener: answers each refusal in the API's error shape. Nothing is
  * written when the socket is gone, or when an answer has started on it (a timeout that strikes
  * while a response is being written can only close the connection).
  */

@@ -89,7 +89,7 @@ export interface TestServer {
 export interface StartServerOptions {
   /** Requests per key and minute; 0 (the default here) turns the limit off. */
   rateLimit?: number;
-  /** Answer as a deployed version does (CONTRACT.md Part B). */
+  /** Answer as a deployed version does (docs/api.md#deployed). */
   emulate?: EmulatedVersion;
   /**
    * Requests whose answer is never sent: the server does the work, then cuts the connection, as a
