@@ -138,7 +138,7 @@ export function planExport(handlers: readonly ApiHandler[]): ExportPlan {
 /**
  * The value a program holds for a live value: the live value itself when the provider's check takes
  * it, else the spelling that passes the check and that the server cleans back into the live value.
- * A deployed instance stores `whatsapp` as an integer (CONTRACT.md Part B, "Reads"), so
+ * A deployed instance stores `whatsapp` as an integer (docs/api.md#deployed-whatsapp-integer), so
  * `+15551234567` comes back as `15551234567`, which the E.164 check refuses; the program gets the `+`.
  */
 export function programValue(spec: FieldSpec, live: string): string {
@@ -182,7 +182,10 @@ export function slugOf(name: string): string {
   return slug.slice(0, MAX_SLUG).replace(/-+$/, "");
 }
 
-/** The entities deployed instances write into values (CONTRACT.md Part B), and the common named ones. */
+/**
+ * The entities deployed instances write into values (docs/api.md#deployed-value-cleaning), and the
+ * common named ones.
+ */
 function decodeEntities(text: string): string {
   const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
   return text.replace(/&(#\d{1,7}|#x[0-9a-f]{1,6}|[a-z]+);/gi, (entity, body: string) => {

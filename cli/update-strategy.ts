@@ -1,8 +1,8 @@
 /**
  * The update strategy an exported project's provider runs with, and why. Deployed instances of 2025
- * and 2026 do not apply in-place updates (CONTRACT.md Part B, "Writes"), while `replace` works on
+ * and 2026 do not apply in-place updates (docs/api.md#deployed-update-workaround), while `replace` works on
  * every server, so the export picks `replace` when the account's list answered as a deployed instance
- * does: with `meta.total_results` instead of `meta.total` (Part B, "Lists"; the SDK's
+ * does: with `meta.total_results` instead of `meta.total` (docs/api.md#deployed-list-meta; the SDK's
  * `PageMeta.dialect`). That sign is in every list answer and needs no write; it cannot tell the
  * versions apart, so 2023 instances get `replace` too (it works there as well). `--update-strategy`
  * overrides the detection. No I/O.

@@ -81,7 +81,7 @@ export class Account {
     }
   }
 
-  /** Records that a handler with this id exists or existed (ids only grow: Part A). */
+  /** Records that a handler with this id exists or existed (ids only grow: docs/api.md#ids). */
   observe(id: number): void {
     if (id > this.highest) this.highest = id;
   }

@@ -227,7 +227,8 @@ const shown = (spec: FieldSpec | undefined, value: string | undefined): string =
 
 /**
  * What differs between the desired state and the live handler, comparing through the cleaning that
- * deployed instances apply (CONTRACT.md Part B), so a value the server rewrote never shows as a change.
+ * deployed instances apply (docs/api.md#deployed-value-cleaning), so a value the server rewrote never
+ * shows as a change.
  */
 export function differences(desired: Desired, live: LiveHandler): Difference[] {
   const found: Difference[] = [];

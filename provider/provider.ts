@@ -4,8 +4,8 @@
  *
  * Pulumi's `dynamic.Resource` would serialize a provider closure into that property; for this
  * provider's seven methods that is about 2.5 KB, written into the inputs and the outputs of every
- * resource, and the engine rewrites the whole state after each step (issue 8, item 4: the state
- * was three times the size of a no-op provider's). This is the same kind of module, written by
+ * resource, and the engine rewrites the whole state after each step (the state grew to three times
+ * the size of a no-op provider's). This is the same kind of module, written by
  * hand: one line that loads the installed package's provider by name inside the dynamic-provider
  * process. So the state holds no client, schema or credential (pulumi/pulumi#5294, #18997), and the
  * code that runs is the installed package's.

@@ -4,7 +4,7 @@
  * over, else create again.
  *
  * What makes it sound:
- * - Ids only grow (CONTRACT.md Part A), so a handler made by the failed create has an id above every
+ * - Ids only grow (docs/api.md#ids), so a handler made by the failed create has an id above every
  *   id this process knew when the create was sent (the horizon). Handlers at or below it are never
  *   taken, however well they match.
  * - The list is read newest first, page after page, down to the horizon; when the pages' ids do not

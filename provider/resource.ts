@@ -199,7 +199,7 @@ export class NotificationHandler extends pulumi.CustomResource {
     // The fields of the handler's own type are outputs the engine resolves; those of the other types
     // are never set, and stay plain (see `absentFields`). Each output costs the Node.js SDK four
     // promises, each with a captured stack trace: 24 outputs per resource were a third of the
-    // program's processor time in a create-up (issue 8, item 4).
+    // program's processor time in a create-up.
     const type = args?.type;
     const own = isHandlerType(type) ? fieldsOf(type) : ALL_FIELDS;
     for (const output of [...COMMON_OUTPUTS, ...own.map((f) => f.property)]) {

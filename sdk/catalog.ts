@@ -54,7 +54,7 @@ const field = <N extends string, P extends string>(
   secret,
 });
 
-/** Every handler type and its fields, in the order of SERVICE.md. */
+/** Every handler type and its fields, in the order of docs/api.md#handler-types. */
 export const HANDLER_TYPES = {
   email: { label: "Email", fields: [field("email", "email", "Email address", "email", false)] },
   webhook: { label: "Webhook", fields: [field("webhook", "webhook", "Webhook URL", "http-url", true)] },

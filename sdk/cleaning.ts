@@ -1,5 +1,5 @@
 /**
- * How deployed instances rewrite the values they store (CONTRACT.md Part B, "Reads"), as a pure
+ * How deployed instances rewrite the values they store (docs/api.md#deployed-value-cleaning), as a pure
  * function, so a provider can compare desired and live values without showing a change twice, and
  * the reference server can emulate a deployed instance.
  *

@@ -27,7 +27,10 @@ export type ErrorCode =
   | "connection_timeout"
   | "create_outcome_unknown";
 
-/** One entry of an error body, normalized (`status` may arrive as the string "401": Part B). */
+/**
+ * One entry of an error body, normalized (`status` may arrive as the string "401":
+ * docs/api.md#deployed-bearer-status-string).
+ */
 export interface APIErrorEntry {
   title: string;
   status?: number;
@@ -119,8 +122,8 @@ export class BadRequestError extends APIError {
 
 /**
  * Invalid input: a 400, or the 401 `You must fill all the required fields.` (older: `... all the
- * fields.`) by which deployed instances report validation failures (Part B). `status` stays the
- * HTTP status the server sent.
+ * fields.`) by which deployed instances report validation failures
+ * (docs/api.md#deployed-validation-401). `status` stays the HTTP status the server sent.
  */
 export class ValidationError extends BadRequestError {
   override readonly code = "validation_error";
@@ -133,7 +136,8 @@ export class AuthenticationError extends APIError {
 
 /**
  * 401 `Your have exceeded the limits of your current plan.` (sic): deployed instances answer this for
- * a plan limit and also for a handler type that is unknown or switched off on that site (Part B).
+ * a plan limit and also for a handler type that is unknown or switched off on that site
+ * (docs/api.md#deployed-plan-limit-401).
  */
 export class PlanLimitError extends APIError {
   override readonly code = "plan_limit_exceeded";
@@ -184,8 +188,8 @@ export class InternalServerError extends APIError {
 
 /**
  * The URL answered, but not as this API: an HTML 404 page (deployed sites with the feature switched
- * off answer so, before authentication: Part B), a redirect, or any other non-JSON answer. Not a
- * `NotFoundError`, so "handler gone" and "wrong URL" never look alike.
+ * off answer so, before authentication: docs/api.md#deployed-feature-off), a redirect, or any other
+ * non-JSON answer. Not a `NotFoundError`, so "handler gone" and "wrong URL" never look alike.
  */
 export class ServiceNotFoundError extends APIError {
   override readonly code = "service_not_found";
@@ -314,7 +318,8 @@ export function retryAfterSeconds(headers: ResponseHeaders, nowMs: number = Date
 }
 
 /**
- * Reads `X-RateLimit-Reset`: seconds until the window resets (both Part A and B), or, as some
+ * Reads `X-RateLimit-Reset`: seconds until the window resets (the reference server and deployed
+ * instances alike: docs/api.md#rate-limit-headers, docs/api.md#deployed-rate-limit), or, as some
  * servers send, an epoch timestamp in seconds (told apart by size).
  */
 export function resetSeconds(value: string | undefined, nowMs: number = Date.now()): number | undefined {
@@ -366,8 +371,9 @@ export function makeAPIError(
     );
   }
 
-  // A deployed site with the feature off answers an HTML 404 page (Part B); a wrong base URL answers
-  // a web page, a redirect or an empty 404. None of these is a handler that does not exist.
+  // A deployed site with the feature off answers an HTML 404 page (docs/api.md#deployed-feature-off); a
+  // wrong base URL answers a web page, a redirect or an empty 404. None of these is a handler that
+  // does not exist.
   if (!isJSONDocument(body) && (status < 400 || status === 404 || status === 405)) {
     const what =
       status >= 300 && status < 400 && headers.location
@@ -387,7 +393,8 @@ export function makeAPIError(
     case 400:
       return new ValidationError(status, headers, body, request);
     case 401:
-      // Deployed instances answer 401 for invalid input and for plan limits (Part B): neither is a bad key.
+      // Deployed instances answer 401 for invalid input and for plan limits: neither is a bad key
+      // (docs/api.md#deployed-validation-401, docs/api.md#deployed-plan-limit-401).
       if (titles.some((t) => VALIDATION_TITLE.test(t))) {
         return new ValidationError(
           status,

@@ -20,8 +20,9 @@ function hasUnsafeInteger(value: unknown): boolean {
 
 /**
  * Parses JSON keeping integers too large for a double as their digits: deployed instances store
- * `whatsapp` as an integer (CONTRACT.md Part B), which a plain parse would round. The plain parse
- * runs first; only when its result holds such an integer is the text parsed again with a reviver.
+ * `whatsapp` as an integer (docs/api.md#deployed-whatsapp-integer), which a plain parse would round.
+ * The plain parse runs first; only when its result holds such an integer is the text parsed again
+ * with a reviver.
  * (Scanning the text for a run of 16 digits first took half as long as the parse itself on a list
  * page, whose dates, phones and ids are full of digits; walking the parsed result takes a tenth.)
  */

@@ -1,9 +1,9 @@
 /**
  * Form bodies as the API takes them: `multipart/form-data` (RFC 7578), encoded at once into one buffer.
  *
- * undici sends a `FormData` as a stream, one socket write per part, and that cost more processor time
- * than anything else a create does in the provider (issue 8, item 4: about 1.5 ms of a create's
- * 7 ms). A buffer goes out in one write, carries its length, and is sent again as is on a retry.
+ * undici sends a `FormData` as a stream, one socket write per part, which costs a create more processor
+ * time than anything else it does. A buffer goes out in one write, carries its length, and is sent
+ * again as is on a retry.
  * The bytes are those of the WHATWG encoding that `FormData` uses: names with `"`, CR and LF
  * percent-escaped, line breaks in names and values sent as CRLF, text as UTF-8.
  */

@@ -4,14 +4,18 @@
  *
  * The next page is computed from the request (its parameters and page number + 1), never by following
  * `links.next`: deployed instances write links like `?&page=1`, and the 2026 ones drop the datetime
- * filters from them (Part B), so following them would silently change the query. Iteration stops at
- * an empty page, at `total_pages`, or at a page that brings no id not seen before (a server that
- * ignores `page`, as 2025 instances ignore other list parameters, would otherwise loop forever).
+ * filters from them (docs/api.md#deployed-list-links), so following them would silently change the
+ * query (docs/api.md#client-pagination). Iteration stops at an empty page, at `total_pages`, or at a
+ * page that brings no id not seen before (a server that ignores `page`, as 2025 instances ignore other
+ * list parameters, would otherwise loop forever).
  */
 
 import { NotificationHandlersError } from "./errors";
 
-/** `meta` of a list answer, normalized: `total` also from `total_results`, numbers from numeric strings (Part B). */
+/**
+ * `meta` of a list answer, normalized: `total` also from `total_results`, numbers from numeric strings
+ * (docs/api.md#deployed-list-meta).
+ */
 export interface PageMeta {
   /** The page number this page was requested as (the server's `meta.page` may be a string or absent). */
   page: number;
@@ -21,8 +25,8 @@ export interface PageMeta {
   total_pages: number | null;
   /**
    * Which list shape the server answered in: `"reference"` when `meta` carried `total` (the reference
-   * server, CONTRACT.md Part A), `"deployed"` when it carried `total_results` instead (deployed
-   * instances, Part B); absent when it carried neither.
+   * server, docs/api.md#list-response), `"deployed"` when it carried `total_results` instead
+   * (deployed instances, docs/api.md#deployed-list-meta); absent when it carried neither.
    */
   dialect?: "reference" | "deployed";
 }

@@ -16,7 +16,7 @@ import { resetSeconds, retryAfterSeconds, type ResponseHeaders } from "./errors"
 export interface PacerOptions {
   now: () => number;
   sleep: (ms: number) => Promise<void>;
-  /** Length of the server's window when it does not say (60 s in Part A and B). */
+  /** Length of the server's window when it does not say (60 s everywhere: docs/api.md#rate-limit). */
   windowMs: number;
   /** Margin added to every estimated reset: servers count whole seconds and may compare with `>`. */
   safetyMs: number;
@@ -145,7 +145,8 @@ export class RateLimitPacer {
     if (status === 429) {
       this.known = true;
       if (limit !== undefined) this.limit = limit;
-      // Part B: a 429 carries X-RateLimit-Reset and no Remaining; Part A adds Retry-After.
+      // A deployed 429 carries X-RateLimit-Reset and no Remaining (docs/api.md#deployed-rate-limit); the
+      // reference adds Retry-After (docs/api.md#rate-limit-headers).
       const after = retryAfterSeconds(headers, receivedAt);
       if (after !== undefined) {
         this.resetAt = receivedAt + after * 1000 + safetyMs;

@@ -63,13 +63,13 @@ export interface BuildAppOptions {
   readonly logger?: LoggerOption;
   /** The clock for datetimes and the rate-limit window; tests inject one. */
   readonly now?: Clock;
-  /** The shape of answers; the reference shape (CONTRACT.md Part A) by default. Not with `emulate`. */
+  /** The shape of answers; the reference shape (docs/api.md#endpoints) by default. Not with `emulate`. */
   readonly presenter?: Presenter;
-  /** Answer as that deployed version does (CONTRACT.md Part B); the reference server (Part A) when absent. */
+  /** Answer as that deployed version does (docs/api.md#deployed); the reference server when absent. */
   readonly emulate?: EmulatedVersion;
   /**
    * The site has the feature switched off: every path under `/api/notification-handlers` answers an
-   * HTML 404 page, before authentication (Part B). With or without `emulate`.
+   * HTML 404 page, before authentication (docs/api.md#deployed-feature-off). With or without `emulate`.
    */
   readonly featureOff?: boolean;
   /** Handler types the emulated site's administrator switched off (a create answers the plan-limit 401). */
@@ -277,7 +277,7 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
       methods,
     });
     registerHealthRoutes(app, { repository, closing: () => closing, methods });
-    if (emulated === undefined) registerOpenApiRoute(app, methods); // it describes Part A only
+    if (emulated === undefined) registerOpenApiRoute(app, methods); // it describes the reference only
 
     // Once closing, answers to requests already in flight also end their connection: a client's
     // idle keep-alive socket would otherwise hold close() open until the client drops it.

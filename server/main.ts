@@ -45,7 +45,7 @@ const USAGE = `Usage:
   --request-timeout is how long a request's headers and body may take to arrive, in seconds
     (default ${DEFAULT_REQUEST_TIMEOUT / 1000}); a request that stalls is answered 408 and cut off.
   --log-level is one of ${LOG_LEVELS.join(", ")} (default ${DEFAULT_LOG_LEVEL}).
-  --emulate answers as that deployed version does (CONTRACT.md Part B); --plan-limit caps each user's
+  --emulate answers as that deployed version does (docs/api.md#deployed); --plan-limit caps each user's
     handlers and --disable-type switches a type off, both answered with the plan-limit 401.
   --feature-off answers every API path with an HTML 404 page, as a site with the feature off does.
   --admin issues an administrator key: emulated versions do not rate-limit it.
@@ -131,7 +131,7 @@ function parseSeconds({ value, source }: Setting, min: number, max: number): num
 /**
  * Checks the database setting: a PostgreSQL URL is checked for form (it is connected to later), an
  * SQLite path gets its folder created, so a fresh checkout just works. Any other URL is refused
- * rather than taken as a file name (issue 10: `postgres://...` once made a folder `postgres:`).
+ * rather than taken as a file name (an unknown scheme would otherwise become a folder `name:`).
  * Errors show a URL without its password.
  */
 function prepareDb({ value, source }: Setting): string {

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 description of the reference service (CONTRACT.md Part A), generated from the
+ * The OpenAPI 3.1 description of the reference service (docs/api.md#openapi-document), generated from the
  * handler-type catalog as the validation is: a new type or field shows up here with no edit. The
  * server serves it at `GET /api/openapi.json`; `npm run docs:openapi` writes `docs/openapi.json`.
  */
@@ -464,7 +464,7 @@ export function openApiDocument(): Json {
       title: "Notification Handlers API",
       version: "1.0.0",
       description:
-        "The reference Notification Handlers service (CONTRACT.md Part A). Every error answer has the " +
+        "The reference Notification Handlers service (docs/api.md). Every error answer has the " +
         "`Error` shape. A method a path does not allow answers 405 with `Allow`; an unknown path answers " +
         `404. The collection paths also answer with a trailing slash (\`${COLLECTION}/\`). HEAD is ` +
         "answered wherever GET is.",

@@ -1,6 +1,6 @@
 /**
  * How the service's answers look. Routes decide what happened; a presenter decides the status and
- * body that say so. The reference presenter is CONTRACT.md Part A; an emulation of a deployed
+ * body that say so. The reference presenter answers as docs/api.md#endpoints says; an emulation of a deployed
  * instance swaps in its own.
  */
 import { type ErrorRenderer, renderError } from "./errors";
@@ -35,7 +35,10 @@ export interface ListPage {
   readonly collectionUrl: string;
   /** The request's parameters except `page`, to repeat in links. */
   readonly linkParams: ReadonlyArray<readonly [string, string]>;
-  /** Whether the request sent `page` (deployed instances then echo it as a string: Part B). */
+  /**
+   * Whether the request sent `page` (deployed instances then echo it as a string:
+   * docs/api.md#deployed-list-meta).
+   */
   readonly pageGiven?: boolean;
 }
 
@@ -88,7 +91,7 @@ export function listLinks(page: ListPage): {
   };
 }
 
-/** CONTRACT.md Part A. */
+/** The reference answers (docs/api.md#endpoints). */
 export const referencePresenter: Presenter = {
   read: (record) => ({ status: 200, body: { data: handlerView(record) } }),
   created: (record) => ({ status: 201, body: { data: { id: record.id } } }),

@@ -1,8 +1,9 @@
 /**
  * The HTTP layer below the routes: how long a request may take to arrive, and the answers to what
  * Node's HTTP parser refuses before Fastify sees a request (an unknown or lowercase method, headers
- * over the limit, a bad `Content-Length`, a request that stalls, `CONNECT`). Each gets the contract's
- * error body and the status that says what is wrong, instead of Fastify's default body or silence.
+ * over the limit, a bad `Content-Length`, a request that stalls, `CONNECT`). Each gets the API's error
+ * body and the status that says what is wrong, instead of Fastify's default body or silence
+ * (docs/api.md#http-parser-refusals).
  */
 import type { IncomingMessage, ServerOptions } from "node:http";
 import { STATUS_CODES } from "node:http";
@@ -136,15 +137,16 @@ function answer(options: ProtocolOptions, socket: Duplex, error: ApiError, path:
     socket.end(rawAnswer(404, "text/html; charset=utf-8", options.featureOff.page, {}));
     return;
   }
-  // Part B speaks of unknown methods only (a 404 there); a malformed request never reaches a
-  // deployed instance's code, its web server refuses it, so the rest keeps the reference shape.
+  // Deployed instances answer unknown methods with a 404; a malformed request never reaches their
+  // code, their web server refuses it, so the rest keeps the reference shape
+  // (docs/api.md#emulation-parser-refusals).
   const render = error.status === 405 ? options.render : renderError;
   const { status, body, headers = error.headers } = render(error);
   socket.end(rawAnswer(status, "application/json; charset=utf-8", JSON.stringify(body), { ...headers }));
 }
 
 /**
- * The server's `clientError` listener: answers each refusal in the contract's shape. Nothing is
+ * The server's `clientError` listener: answers each refusal in the API's error shape. Nothing is
  * written when the socket is gone, or when an answer has started on it (a timeout that strikes
  * while a response is being written can only close the connection).
  */

@@ -30,7 +30,7 @@ export interface RequestLimiter {
 /** How an authenticated request is counted: by which limiter, and whether admin keys are left out. */
 export interface KeyCharge {
   readonly limiter: RequestLimiter;
-  /** Administrator keys are neither counted nor limited (emulated deployed instances, CONTRACT.md Part B). */
+  /** Administrator keys are neither counted nor limited when emulating (docs/api.md#deployed-admin-keys). */
   readonly adminsUnlimited: boolean;
 }
 

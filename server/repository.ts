@@ -15,7 +15,7 @@ export { MIGRATIONS, SCHEMA_VERSION, openSqliteRepository } from "./repository-s
 export interface HandlerRecord {
   readonly id: number;
   readonly userId: number;
-  /** Null only after an emulated 2026 update damaged the handler (CONTRACT.md Part B, "Writes"). */
+  /** Null only after an emulated 2026 update wiped it (docs/api.md#deployed-2026-update-wipes-type). */
   readonly type: string | null;
   readonly name: string;
   readonly settings: Readonly<Record<string, string>>;
@@ -69,7 +69,7 @@ export interface HandlerListResult {
 export interface Principal {
   readonly userId: number;
   readonly keyId: number;
-  /** An administrator key: emulated deployed instances do not rate-limit it (CONTRACT.md Part B). */
+  /** An administrator key: emulated deployed instances do not limit it (docs/api.md#deployed-admin-keys). */
   readonly isAdmin: boolean;
 }
 

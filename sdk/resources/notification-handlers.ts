@@ -1,7 +1,7 @@
 /**
  * `client.notificationHandlers`: list, retrieve, create, update, delete, and the types they take and
  * return. Parameter types derive from the catalog; answers are read tolerantly and normalized across
- * the reference server (CONTRACT.md Part A) and every deployed variant (Part B).
+ * the reference server and every deployed variant (docs/api.md#client-reading).
  */
 
 import { z } from "zod";
@@ -19,7 +19,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** An id from a number or a numeric string (Part B: an update's answer may carry it as a string). */
+/** An id from a number or a numeric string (an update's answer may: docs/api.md#deployed-extra-fields). */
 function toId(value: unknown): number | null {
   if (typeof value === "number") return Number.isSafeInteger(value) && value > 0 ? value : null;
   if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) {
@@ -44,10 +44,11 @@ function settingString(value: unknown): string {
 }
 
 /**
- * `settings` as a map of strings: accepts an object, a JSON-encoded string (2025 create answers,
- * Part B) or PHP's `[]` for an empty map; numbers become their digits (2026 stores `whatsapp` as an
- * integer). Keys are kept as returned, extra ones included (`email_is_confirmed`, `activation_code`,
- * the `""` key of a damaged handler); use `typeSettings()` for just the catalog fields.
+ * `settings` as a map of strings: accepts an object, a JSON-encoded string (2025 answers,
+ * docs/api.md#deployed-settings-string) or PHP's `[]` for an empty map; numbers become their digits
+ * (deployed instances store `whatsapp` as an integer). Keys are kept as returned, extra ones included
+ * (`email_is_confirmed`, `activation_code`, the `""` key of a damaged handler); use `typeSettings()`
+ * for just the catalog fields.
  */
 function toSettings(value: unknown): Record<string, string> {
   let parsed = value;
@@ -144,7 +145,7 @@ export function typeSettings(
   return out;
 }
 
-/** What create answers: the new id, and the handler when the server sent it whole (2025 on, Part B). */
+/** What create answers: the new id, and the handler when sent whole (docs/api.md#deployed-create-answer). */
 export interface NotificationHandlerCreateResponse {
   id: number;
   /**
@@ -156,8 +157,8 @@ export interface NotificationHandlerCreateResponse {
 
 /**
  * What update answers. Do not trust it: 2025 instances save nothing and answer `id: null`; 2026
- * instances damage the handler (`type: null`, `settings: {"": ""}`) and answer so (Part B). Read the
- * handler back and compare.
+ * instances damage the handler (`type: null`, `settings: {"": ""}`) and answer so
+ * (docs/api.md#deployed-update-answer). Read the handler back and compare.
  */
 export interface NotificationHandlerUpdateResponse {
   /** The id in the answer, or null when it had none or an unusable one. */
@@ -217,7 +218,8 @@ export type NotificationHandlerPartialUpdateParams = Simplify<
 
 /**
  * Update parameters: every field optional; when `type` is given, the union discriminated by it,
- * requiring that type's fields (a type switch must send them all, Part A) and forbidding others'.
+ * requiring that type's fields (a type switch must send them all: docs/api.md#update-type-switch) and
+ * forbidding others'.
  */
 export type NotificationHandlerUpdateParams =
   | NotificationHandlerPartialUpdateParams
@@ -226,7 +228,7 @@ export type NotificationHandlerUpdateParams =
 /** A datetime filter: `Y-m-d H:i:s` as the server expects, or a Date (sent in UTC). */
 export type DatetimeParam = string | Date;
 
-/** List parameters (SERVICE.md 4.1), all optional. */
+/** List parameters (docs/api.md#list-parameters), all optional. */
 export interface NotificationHandlerListParams {
   /** Case-insensitive substring of the name (ignored by 2025 instances: check the names you get). */
   search?: string | undefined;
@@ -282,7 +284,7 @@ function formOf(params: Record<string, unknown>): FormBody {
   const fields: [string, string][] = [];
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
-    // Deployed instances read `true` as 0 (Part B): always send 1/0.
+    // Deployed instances read `true` as 0 (docs/api.md#deployed-is-enabled-form): always send 1/0.
     if (name === "is_enabled")
       fields.push([name, value === true || value === 1 || value === "1" ? "1" : "0"]);
     else fields.push([name, settingString(value)]);
@@ -306,7 +308,7 @@ function metaOf(raw: unknown, page: number): PageMeta {
   const normalized: PageMeta = {
     page,
     results_per_page: toInt(meta.results_per_page),
-    // Part B: deployed instances call it `total_results`.
+    // Deployed instances call it `total_results` (docs/api.md#deployed-list-meta).
     total: toInt(meta.total) ?? toInt(meta.total_results),
     total_pages: toInt(meta.total_pages),
   };

@@ -1,5 +1,5 @@
 /**
- * Error answers of deployed instances (CONTRACT.md Part B, "Errors"). The routes still throw the
+ * Error answers of deployed instances (docs/api.md#deployed, "Errors"). The routes still throw the
  * reference `ApiError`s; this renderer turns them into what a deployed instance answers.
  */
 import { ApiError, type ErrorRenderer, TITLES, errorBody, renderError } from "../errors";
@@ -25,16 +25,14 @@ export function planLimitExceeded(): ApiError {
   return new ApiError(401, [{ title: DEPLOYED_TITLES.planLimit }]);
 }
 
-/** Renders errors as `version` does; what Part B does not mention keeps the reference shape. */
+/** Renders errors as `version` does; what docs/api.md#deployed does not list keeps the reference shape. */
 export function deployedErrorRenderer(version: EmulatedVersion): ErrorRenderer {
   return (error) => {
-    // Part B: "Unknown methods (PUT, PATCH), non-numeric ids and DELETE without an id answer 404,
-    // not 405." The reference 405 carries `Allow`; a deployed 404 does not.
+    // docs/api.md#deployed-404-not-405: the reference 405 carries `Allow`; a deployed 404 does not.
     if (error.status === 405) return { status: 404, body: errorBody(ApiError.notFound()), headers: {} };
-    // Part B: "Validation failures answer 401 (not 400) with title `You must fill all the required
-    // fields.` (older: `You must fill all the fields.`)". One entry, no detail: deployed instances
-    // do not say which field. A body that is not a form (415) reads as an empty form there, so it
-    // fails the same way.
+    // docs/api.md#deployed-validation-401: one entry, no detail, as deployed instances do not say
+    // which field. A body that is not a form (415) reads as an empty form there, so it fails the
+    // same way (docs/api.md#emulation-forms).
     if (error.status === 400 || error.status === 415) {
       return {
         status: 401,
@@ -42,7 +40,7 @@ export function deployedErrorRenderer(version: EmulatedVersion): ErrorRenderer {
         headers: {},
       };
     }
-    // Part B: "A missing or malformed Bearer header answers `"status": "401"` as a string".
+    // docs/api.md#deployed-bearer-status-string: `"status": "401"`, a string.
     if (error.problems.some((problem) => problem.title === TITLES.missingBearer)) {
       return { status: 401, body: { errors: [{ title: TITLES.missingBearer, status: "401" }] } };
     }

@@ -1,6 +1,6 @@
 /**
- * A site with the feature switched off (CONTRACT.md Part B, "Errors"): "the answer is an HTML 404
- * page (`text/html`), before authentication", for every path of the API.
+ * A site with the feature switched off (docs/api.md#deployed-feature-off): an HTML 404 page
+ * (`text/html`) for every path of the API, before authentication.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 

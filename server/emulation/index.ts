@@ -1,8 +1,8 @@
 /**
- * The emulation of deployed instances (CONTRACT.md Part B): a layer over the reference routes and
+ * The emulation of deployed instances (docs/api.md#deployed): a layer over the reference routes and
  * store that swaps how requests are read (rules), how answers look (presenter) and adds a few hooks.
  *
- * Where each Part B item lives:
+ * Where each deployed behaviour lives (docs/api.md#deployed, in its order):
  * - Errors: `errors.ts` (401 validation and plan-limit titles, string `"401"`, 404 for 405), the
  *   plan-limit checks in `writes.ts`, the HTML 404 of a switched-off feature in `feature-off.ts`.
  * - Writes: `writes.ts` (what create and update read and store: the 2025 and 2026 update defects,

@@ -1,12 +1,12 @@
 /**
- * Lists as deployed instances answer them (CONTRACT.md Part B, "Reads", the list items): parameters
+ * Lists as deployed instances answer them (docs/api.md#deployed, "Lists"): parameters
  * read leniently, `meta.total_results`, a string `meta.page`, `?&page=N` links.
  */
 import type { ListPage } from "../presenter";
 import { type HandlerListQuery, LIST_PARAMETERS, parseListQuery } from "../schemas/notification-handlers";
 import type { EmulatedVersion } from "./versions";
 
-/** The page size an invalid `results_per_page` falls back to (Part B). */
+/** The page size of an invalid `results_per_page` (docs/api.md#deployed-list-lenient-parameters). */
 export const FALLBACK_RESULTS_PER_PAGE = 100;
 
 /** The parameters 2025 still reads: it paginates, but filters, searches and orders nothing. */
@@ -19,10 +19,11 @@ const DATETIME_PARAMETERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The list query `version` acts on. Part B: "Invalid list parameters are ignored silently; an
- * invalid `results_per_page` falls back to 100", and "2025 servers ignore every list filter, search
- * and order". A parameter counts as valid when the reference parser accepts it on its own; a repeated
- * one counts by its last value, as in PHP's `$_GET`; unknown names are ignored.
+ * The list query `version` acts on: invalid parameters ignored, an invalid `results_per_page` 100
+ * (docs/api.md#deployed-list-lenient-parameters), and in 2025 no filter, search or order at all
+ * (docs/api.md#deployed-2025-list-ignores-filters). A parameter counts as valid when the reference
+ * parser accepts it on its own; a repeated one counts by its last value, as in PHP's `$_GET`; unknown
+ * names are ignored (docs/api.md#emulation-lists).
  */
 export function deployedListQuery(
   version: EmulatedVersion,
@@ -37,13 +38,13 @@ export function deployedListQuery(
   }
   const parsed = parseListQuery(kept);
   if (!parsed.ok) throw new Error("list parameters valid one by one were refused together");
-  // Part B: "the 2026 links drop the datetime filters".
+  // docs/api.md#deployed-2026-links-drop-datetime
   if (version !== "2026") return parsed.value;
   const linkParams = parsed.value.linkParams.filter(([name]) => !DATETIME_PARAMETERS.has(name));
   return { ...parsed.value, linkParams };
 }
 
-/** A page URL as deployed instances write it. Part B: "links look like `.../api/notification-handlers?&page=1`". */
+/** A page URL as deployed instances write it: `...?&page=1` (docs/api.md#deployed-list-links). */
 function deployedPageUrl(page: ListPage, n: number): string {
   return `${page.collectionUrl}?${new URLSearchParams(page.linkParams.map(([name, value]): [string, string] => [name, value])).toString()}&page=${n}`;
 }
@@ -52,10 +53,10 @@ function deployedPageUrl(page: ListPage, n: number): string {
 export function deployedListEnvelope(page: ListPage): { meta: unknown; links: unknown } {
   return {
     meta: {
-      // Part B: "`meta.page` is a string when `page` was sent".
+      // A string when `page` was sent (docs/api.md#deployed-list-meta).
       page: page.pageGiven === true ? String(page.page) : page.page,
       results_per_page: page.resultsPerPage,
-      // Part B: "`meta.total_results` instead of `meta.total`".
+      // Instead of `total` (docs/api.md#deployed-list-meta).
       total_results: page.total,
       total_pages: page.totalPages,
     },

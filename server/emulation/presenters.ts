@@ -1,5 +1,5 @@
 /**
- * The answers of deployed instances (CONTRACT.md Part B, "Writes" and "Reads"): the handler as each
+ * The answers of deployed instances (docs/api.md#deployed, "Writes" and "Reads"): the handler as each
  * version shows it, and the create, update, delete and list answers around it.
  */
 import type { Presenter } from "../presenter";
@@ -13,9 +13,10 @@ import type { EmulatedVersion } from "./versions";
 const rawJSON = (JSON as unknown as { rawJSON: (this: void, text: string) => unknown }).rawJSON;
 
 /**
- * The settings as stored plus what deployed instances add. Part B: "email settings carry an extra
- * `email_is_confirmed`", "`whatsapp` is stored as an integer", and in 2026 a create answer "may
- * contain an `activation_code` key that reads never show".
+ * The settings as stored plus what deployed instances add: `email_is_confirmed`
+ * (docs/api.md#deployed-settings-string), `whatsapp` as an integer
+ * (docs/api.md#deployed-whatsapp-integer), and the 2026 create answer's `activation_code`
+ * (docs/api.md#deployed-create-answer).
  */
 function settingsView(record: HandlerRecord, withActivationCode: boolean): Record<string, unknown> {
   const settings: Record<string, unknown> = { ...record.settings };
@@ -30,8 +31,8 @@ function settingsView(record: HandlerRecord, withActivationCode: boolean): Recor
 }
 
 /**
- * Part B: "`is_enabled` is a boolean up to 2025 and `0`/`1`/`2` in 2026; `2` means an email handler
- * waiting for its address to be confirmed (enabled, pending)".
+ * A boolean up to 2025; `0`/`1`/`2` in 2026, `2` for an enabled email handler whose address waits for
+ * confirmation (docs/api.md#deployed-is-enabled-values).
  */
 function enabledView(version: EmulatedVersion, record: HandlerRecord): boolean | number {
   if (version !== "2026") return record.isEnabled;
@@ -48,12 +49,12 @@ export function deployedHandlerView(
   const settings = settingsView(record, created && version === "2026");
   return {
     id: record.id,
-    // Part B: "Handlers carry extra fields (`user_id`)".
+    // docs/api.md#deployed-extra-fields
     user_id: record.userId,
     type: record.type,
     name: record.name,
-    // Part B: "`settings` may arrive as a JSON-encoded string": 2025 sends it so in every answer,
-    // as its create answer does.
+    // 2025 sends it JSON-encoded in every answer, as its create answer does
+    // (docs/api.md#emulation-settings-string).
     settings: version === "2025" ? JSON.stringify(settings) : settings,
     is_enabled: enabledView(version, record),
     last_datetime: record.lastDatetime,
@@ -62,8 +63,8 @@ export function deployedHandlerView(
 }
 
 /**
- * Part B: the 2025 update "answers `{"data":{"id":null,"type":null,"settings":"{\"\":\"\"}","is_enabled":null,...}}`":
- * the handler shape with nothing in it.
+ * What a 2025 update answers: the handler shape with nothing in it
+ * (docs/api.md#deployed-2025-update-saves-nothing).
  */
 export const EMPTY_2025_UPDATE_ANSWER = {
   id: null,
@@ -81,13 +82,13 @@ export function deployedPresenter(version: EmulatedVersion): Presenter {
   const view = (record: HandlerRecord, created = false) => deployedHandlerView(version, record, created);
   return {
     read: (record) => ({ status: 200, body: { data: view(record) } }),
-    // Part B: "Create answers `201`: `{"data":{"id":N}}` (2023), or the whole handler (2025 on)."
+    // docs/api.md#deployed-create-answer: the id in 2023, the whole handler from 2025 on.
     created: (record) => ({
       status: 201,
       body: { data: version === "2023" ? { id: record.id } : view(record, true) },
     }),
-    // Part B: "Update answers `200`"; "an update's answer may carry `id` as a string or null". The
-    // id is the one from the path, a string: 2023 answers `{"data":{"id":"N"}}`; 2026 shows the
+    // docs/api.md#deployed-update-answer, docs/api.md#emulation-updates: the id is the one from
+    // the path, a string: 2023 answers `{"data":{"id":"N"}}`; 2026 shows the
     // damaged handler it stored (`"type":null,"settings":{"":""}`, the `is_enabled` posted, read as
     // 0 or 1); 2025 stored nothing and shows nothing.
     updated: (record) => {
@@ -100,7 +101,7 @@ export function deployedPresenter(version: EmulatedVersion): Presenter {
           return { status: 200, body: { data: { ...view(record), id: String(record.id) } } };
       }
     },
-    // Part B: "Delete answers `200` with an empty body (and `Content-Type: application/json`)."
+    // docs/api.md#deployed-delete-answer
     deleted: () => ({ status: 200, body: "", headers: { "content-type": "application/json" } }),
     list: (page) => ({
       status: 200,

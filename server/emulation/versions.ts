@@ -1,4 +1,4 @@
-/** The deployed versions the server can answer as (CONTRACT.md Part B). */
+/** The deployed versions the server can answer as (docs/api.md#deployed). */
 
 /** The deployed versions that can be emulated. */
 export const EMULATED_VERSIONS = ["2023", "2025", "2026"] as const;

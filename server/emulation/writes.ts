@@ -1,6 +1,6 @@
 /**
- * How deployed instances read create and update forms and what they store (CONTRACT.md Part B,
- * "Writes" and "Reads").
+ * How deployed instances read create and update forms and what they store (docs/api.md#deployed,
+ * "Writes" and "Reads"; the choices of docs/api.md#emulation-forms and docs/api.md#emulation-validation).
  *
  * Deployed instances are PHP: they read `$_POST` (the last value of each field; file parts are not
  * fields; names they do not use are ignored), clean every value before storing it (sdk/cleaning.ts,
@@ -23,13 +23,13 @@ import type { EmulatedVersion } from "./versions";
 
 /** What a deployed site is configured with, beyond its version. */
 export interface SiteOptions {
-  /** Types the site's administrator switched off: creating one is the plan-limit 401 (Part B). */
+  /** Types the site's administrator switched off: creating one is docs/api.md#deployed-plan-limit-401. */
   readonly disabledTypes?: ReadonlySet<string>;
-  /** The most handlers a user's plan allows; creating one more is the plan-limit 401 (Part B). */
+  /** The most handlers a user's plan allows; creating one more is docs/api.md#deployed-plan-limit-401. */
   readonly planLimit?: number;
 }
 
-/** The damaged settings a 2026 update stores (Part B: `settings = {"": ""}`). */
+/** The damaged settings a 2026 update stores (docs/api.md#deployed-2026-update-wipes-type). */
 export const DAMAGED_SETTINGS: Readonly<Record<string, string>> = { "": "" };
 
 /** A form as PHP's `$_POST` holds it: one value per field, the last one sent; file parts are not there. */
@@ -41,14 +41,14 @@ function postFields(entries: readonly FormEntry[]): Map<string, string> {
 
 /**
  * PHP's `(int)` of a form value, as deployed instances read `is_enabled`: leading blanks, a sign and
- * digits, anything else 0. Part B: "`is_enabled` on update must be sent as `1`/`0` (`true` is read as 0)".
+ * digits, anything else 0, so `true` reads as 0 (docs/api.md#deployed-is-enabled-form).
  */
 export function phpIntIsTruthy(raw: string): boolean {
   const match = /^[ \t\n\r\v\f]*[+-]?0*([1-9])?/.exec(raw);
   return match?.[1] !== undefined;
 }
 
-/** A fresh email confirmation code (2026 create answers show it: Part B, "Writes"). */
+/** A fresh email confirmation code (2026 create answers show it: docs/api.md#deployed-create-answer). */
 function newActivationCode(): string {
   return randomBytes(16).toString("hex");
 }
@@ -180,11 +180,11 @@ export function deployedRules(
         case "2023":
           return next;
         case "2025":
-          // Part B: "2025: the update saves nothing" (last_datetime included).
+          // docs/api.md#deployed-2025-update-saves-nothing (last_datetime included).
           return undefined;
         case "2026":
-          // Part B: "2026: every update stores `type = null` and `settings = {"": ""}`, while `name`
-          // and `is_enabled` are saved". With no type left, no address waits for confirmation.
+          // docs/api.md#deployed-2026-update-wipes-type: only `name` and `is_enabled` survive. With
+          // no type left, no address waits for confirmation.
           return {
             type: null,
             name: next.name,

@@ -31,7 +31,7 @@ export interface HandlerRules {
   list(query: Readonly<Record<string, readonly string[]>>): HandlerListQuery;
 }
 
-/** CONTRACT.md Part A: every invalid input is a 400 naming it. */
+/** The reference rules: every invalid input is a 400 naming it (docs/api.md#error-statuses). */
 export const referenceRules: HandlerRules = {
   create: (form) => orBadRequest(parseHandlerCreate(form)),
   update: (form, current) => orBadRequest(parseHandlerUpdate(form, current)),
@@ -64,7 +64,7 @@ const ITEM_METHODS = ["GET", "HEAD", "POST", "DELETE"] as const;
 
 /**
  * Parses a path id: a canonical decimal integer from 1 to 2^53 - 1. Anything else names no handler:
- * `0003` is not another spelling of 3, so one handler has one URL (issue 10).
+ * `0003` is not another spelling of 3, so one handler has one URL (docs/api.md#ids).
  */
 export function parseId(raw: string): number | undefined {
   if (!/^[1-9]\d{0,15}$/.test(raw)) return undefined;

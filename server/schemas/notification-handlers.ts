@@ -236,7 +236,7 @@ function positiveInteger(raw: string): number | undefined {
   return value >= 1 && Number.isSafeInteger(value) ? value : undefined;
 }
 
-/** Validates the list query: every parameter of SERVICE.md 4.1, each at most once, nothing else. */
+/** Validates the list query: docs/api.md#list-parameters, each at most once, nothing else. */
 export function parseListQuery(
   query: Readonly<Record<string, readonly string[]>>,
 ): Validation<HandlerListQuery> {

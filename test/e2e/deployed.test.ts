@@ -1,5 +1,5 @@
 /**
- * Deployed instances, their defects included (CONTRACT.md Part B), under the real engine: defective
+ * Deployed instances, their defects included (docs/api.md#deployed), under the real engine: defective
  * updates fail plainly and leave state that agrees with the API; the replace strategy works around
  * them; pending email handlers; values the server cleans never show a diff twice.
  */

@@ -71,7 +71,7 @@ export interface StartServerOptions {
   rateLimit?: number;
   /** The rate-limit window, 60 s by default. */
   rateLimitWindowMs?: number;
-  /** Answer as a deployed version does (CONTRACT.md Part B). */
+  /** Answer as a deployed version does (docs/api.md#deployed). */
   emulate?: EmulatedVersion;
   /**
    * Requests whose answer is never sent: the server does the work, then cuts the connection, as a

@@ -1,6 +1,6 @@
 /**
  * The client's tolerant reading, tested against the three emulations of deployed instances
- * (`buildApp({ emulate })`, CONTRACT.md Part B): the real `NotificationHandlersClient` over HTTP,
+ * (`buildApp({ emulate })`, docs/api.md#deployed): the real `NotificationHandlersClient` over HTTP,
  * through create, retrieve, list (every page), update (never trusted), delete and the error classes.
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -64,10 +64,10 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
     });
     expect(created.id).toBe(1);
     if (version === "2023") {
-      // Part B: "Create answers `201`: `{"data":{"id":N}}` (2023)".
+      // 2023 answers the id alone (docs/api.md#deployed-create-answer).
       expect(created.handler).toBeNull();
     } else {
-      // Part B: "or the whole handler (2025 on). In 2025 that object's `settings` is a JSON-encoded string".
+      // The whole handler from 2025 on, settings a JSON string in 2025 (docs/api.md#deployed-create-answer).
       expect(created.handler).toEqual({
         id: 1,
         type: "telegram",
@@ -88,9 +88,9 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
       type: "email",
       email: "ops@example.com",
     });
-    const pending = version === "2026"; // Part B: 2026 `is_enabled` 2 = enabled, address not confirmed
+    const pending = version === "2026"; // docs/api.md#deployed-is-enabled-values: 2 = enabled, pending
     if (version === "2026") {
-      // Part B: "in 2026 it may contain an `activation_code` key that reads never show".
+      // Only the 2026 create answer shows `activation_code` (docs/api.md#deployed-create-answer).
       expect(created.handler?.settings["activation_code"]).toMatch(/^[0-9a-f]{32}$/);
     }
     const read = await client.notificationHandlers.retrieve(created.id);
@@ -98,7 +98,7 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
       id: created.id,
       type: "email",
       name: "Ops",
-      // Part B: "email settings carry an extra `email_is_confirmed`"; the client keeps settings as strings.
+      // docs/api.md#deployed-settings-string: `email_is_confirmed`, kept as a string by the client.
       settings: { email: "ops@example.com", email_is_confirmed: "false" },
       is_enabled: true,
       is_pending: pending,
@@ -108,7 +108,7 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
     expect(read).not.toHaveProperty("user_id");
   });
 
-  // Part B: "`whatsapp` is stored as an integer": beyond 2^53 a plain JSON parse would round it.
+  // docs/api.md#deployed-whatsapp-integer: beyond 2^53 a plain JSON parse would round it.
   it("retrieve and list: a whatsapp integer beyond 2^53 keeps every digit", async () => {
     const { server, key, client } = await setup(version);
     const userId = (await server.repository.authenticate(key))?.userId ?? 0;
@@ -137,7 +137,7 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
       is_enabled: false,
       is_pending: false,
     });
-    // Part B: "some sites add `push_subscriber_id`; an unknown type in a response must not break a client".
+    // Some sites add types such as `push_subscriber_id` (docs/api.md#deployed-handler-types).
     const userId = (await server.repository.authenticate(key))?.userId ?? 0;
     const push = await server.repository.createHandler(
       userId,
@@ -180,7 +180,7 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
     const names: string[] = [];
     for await (const handler of client.notificationHandlers.list({ search: "needle" }))
       names.push(handler.name);
-    // Part B: "2025 servers ignore every list filter, search and order".
+    // docs/api.md#deployed-2025-list-ignores-filters
     expect(names).toEqual(version === "2025" ? ["hay", "needle"] : ["needle"]);
   });
 
@@ -205,13 +205,12 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
         });
         break;
       case "2025":
-        // Part B: "the update saves nothing, and answers `{"data":{"id":null,...}}`".
+        // docs/api.md#deployed-2025-update-saves-nothing
         expect(answer.id).toBeNull();
         expect(after).toMatchObject({ type: "webhook", name: "Hook", is_enabled: true, last_datetime: null });
         break;
       case "2026":
-        // Part B: "every update stores `type = null` and `settings = {"": ""}`, while `name` and
-        // `is_enabled` are saved".
+        // docs/api.md#deployed-2026-update-wipes-type: only `name` and `is_enabled` are saved.
         expect(answer.id).toBe(id);
         expect(after).toMatchObject({ type: null, name: "Renamed", settings: { "": "" }, is_enabled: false });
         break;
@@ -296,7 +295,7 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
       now: clock.now,
     });
     clients.push(client);
-    // Part B: "60 requests per minute per key, fixed window": the 61st must wait for the next window.
+    // docs/api.md#deployed-rate-limit: the 61st request must wait for the next window.
     const { id } = await client.notificationHandlers.create({ name: "n", type: "internal_notification" });
     let read = 0;
     for (let i = 0; i < 70; i++) {

@@ -1,5 +1,5 @@
 /**
- * The client against the real reference server (CONTRACT.md Part A) on 127.0.0.1, port 0: every
+ * The client against the real reference server (docs/api.md#endpoints) on 127.0.0.1, port 0: every
  * endpoint, each of the twelve types created, read, updated and switched, every list filter, both
  * orders of every order_by, pagination without overlap or gap, the error statuses, and tenancy.
  */
@@ -227,7 +227,7 @@ describe("lists", () => {
     await user.close();
   });
 
-  it("default: newest first, 25 a page, meta and links as Part A", async () => {
+  it("default: newest first, 25 a page, meta and links as docs/api.md#list-response", async () => {
     const page = await user.notificationHandlers.list();
     expect(page.data.map((h) => h.id)).toEqual([...ids].reverse().slice(0, 25));
     expect(page.meta).toEqual({

@@ -1,4 +1,4 @@
-/** Each deviation of deployed instances (CONTRACT.md Part B) read correctly, from scripted servers. */
+/** Each deviation of deployed instances (docs/api.md#deployed) read correctly, from scripted servers. */
 
 import { afterEach, describe, expect, it } from "vitest";
 import { NotificationHandlersClient, UnexpectedResponseError } from "../../sdk";

@@ -1,6 +1,6 @@
 /**
- * Rate-limit pacing against a scripted server with a fixed-window limiter (60 a minute, as in Part A
- * and B) that reads the same virtual clock as the client: nothing really waits.
+ * Rate-limit pacing against a scripted server with a fixed-window limiter (60 a minute, as on every
+ * server: docs/api.md#rate-limit) that reads the same virtual clock as the client: nothing really waits.
  */
 
 import { afterEach, describe, expect, it } from "vitest";

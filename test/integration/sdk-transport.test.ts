@@ -101,7 +101,8 @@ describe("requests", () => {
       telegram_chat_id: "-100",
       is_enabled: "1",
     });
-    // Part B: `true` is read as 0, so the flag always goes as 1/0.
+    // Deployed instances read `true` as 0, so the flag always goes as 1/0
+    // (docs/api.md#deployed-is-enabled-form).
     expect(update?.url).toBe("/site/app/api/notification-handlers/9");
     expect(formFields(update!)).toEqual({ is_enabled: "0" });
     expect(read?.method).toBe("GET");

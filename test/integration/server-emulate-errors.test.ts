@@ -1,5 +1,5 @@
 /**
- * `--emulate`: the error answers of deployed instances, each pinned to the CONTRACT.md Part B line
+ * `--emulate`: the error answers of deployed instances, each pinned to the item of docs/api.md#deployed
  * ("Errors") it reproduces.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,9 +46,7 @@ const VALIDATION_TITLES = [
   ["2026", "You must fill all the required fields."],
 ] as const;
 
-// Part B: "Validation failures answer `401` (not `400`) with title `You must fill all the required
-// fields.` (older: `You must fill all the fields.`)."
-describe("Part B: validation failures answer 401 (not 400) with the version's title", () => {
+describe("docs/api.md#deployed-validation-401: validation failures answer 401 (not 400) with the version's title", () => {
   it.each(VALIDATION_TITLES)(
     "%s: a create without a name, a field, or with a bad value",
     async (version, title) => {
@@ -95,9 +93,7 @@ const PLAN_LIMIT = {
   errors: [{ title: "Your have exceeded the limits of your current plan.", status: 401 }],
 };
 
-// Part B: "An unknown or disabled `type` on create, and a plan limit, answer `401` `Your have exceeded
-// the limits of your current plan.` (sic). Neither is bad credentials."
-describe("Part B: an unknown or disabled type on create, and a plan limit, answer 401 'Your have exceeded...'", () => {
+describe("docs/api.md#deployed-plan-limit-401: an unknown or disabled type on create, and a plan limit, answer 401 'Your have exceeded...'", () => {
   it.each(VERSIONS)("%s: an unknown type", async (version) => {
     const { server, key } = on(version);
     const answer = await server.call("POST", PATH, {
@@ -133,9 +129,7 @@ describe("Part B: an unknown or disabled type on create, and a plan limit, answe
   });
 });
 
-// Part B: "A missing or malformed Bearer header answers `"status": "401"` as a string; elsewhere it
-// is a number."
-describe('Part B: a missing or malformed Bearer header answers "status": "401" as a string', () => {
+describe('docs/api.md#deployed-bearer-status-string: a missing or malformed Bearer header answers "status": "401" as a string', () => {
   it.each(VERSIONS)("%s", async (version) => {
     const { server } = on(version);
     const missingBearer = {
@@ -153,9 +147,7 @@ describe('Part B: a missing or malformed Bearer header answers "status": "401" a
 
 const NOT_FOUND = { errors: [{ title: "The resource you are looking for does not exist.", status: 404 }] };
 
-// Part B: "Unknown methods (PUT, PATCH), non-numeric ids and DELETE without an id answer `404`, not
-// `405`."
-describe("Part B: unknown methods (PUT, PATCH), non-numeric ids and DELETE without an id answer 404, not 405", () => {
+describe("docs/api.md#deployed-404-not-405: unknown methods (PUT, PATCH), non-numeric ids and DELETE without an id answer 404, not 405", () => {
   it.each(VERSIONS)("%s", async (version) => {
     const { server, key } = on(version);
     const id = await createEmail(version);
@@ -178,9 +170,7 @@ describe("Part B: unknown methods (PUT, PATCH), non-numeric ids and DELETE witho
   });
 });
 
-// Part B: "When the site has the feature switched off, the answer is an HTML 404 page (`text/html`),
-// before authentication".
-describe("Part B: with the feature switched off, an HTML 404 page (text/html), before authentication", () => {
+describe("docs/api.md#deployed-feature-off: with the feature switched off, an HTML 404 page (text/html), before authentication", () => {
   it.each([...VERSIONS, undefined])("emulate %s", async (version) => {
     const server = await startServer({
       featureOff: true,

@@ -1,6 +1,6 @@
 /**
- * `--emulate`: list answers of deployed instances, each pinned to the CONTRACT.md Part B line
- * ("Reads", the list items) it reproduces.
+ * `--emulate`: list answers of deployed instances, each pinned to the item of docs/api.md#deployed
+ * ("Lists") it reproduces.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatedVersion } from "../../server/app";
@@ -60,9 +60,7 @@ function ids(answer: Answer): number[] {
 
 const BASE = "https://api.example.com/api/notification-handlers";
 
-// Part B: "Lists: `meta.total_results` instead of `meta.total`; `meta.page` is a string when `page`
-// was sent".
-describe("Part B: meta.total_results instead of meta.total; meta.page a string when page was sent", () => {
+describe("docs/api.md#deployed-list-meta: meta.total_results instead of meta.total; meta.page a string when page was sent", () => {
   it.each(VERSIONS)("%s", async (version) => {
     expect(body(await list(version, "")).meta).toEqual({
       page: 1,
@@ -79,8 +77,7 @@ describe("Part B: meta.total_results instead of meta.total; meta.page a string w
   });
 });
 
-// Part B: "links look like `.../api/notification-handlers?&page=1`".
-describe("Part B: links look like .../api/notification-handlers?&page=1", () => {
+describe("docs/api.md#deployed-list-links: links look like .../api/notification-handlers?&page=1", () => {
   it.each(VERSIONS)("%s", async (version) => {
     expect(body(await list(version, "")).links).toEqual({
       first: `${BASE}?&page=1`,
@@ -99,8 +96,8 @@ describe("Part B: links look like .../api/notification-handlers?&page=1", () => 
   });
 });
 
-// Part B: "the 2026 links drop the datetime filters" (the filters themselves still apply).
-describe("Part B: the 2026 links drop the datetime filters", () => {
+// The filters themselves still apply.
+describe("docs/api.md#deployed-2026-links-drop-datetime: the 2026 links drop the datetime filters", () => {
   const query =
     "?type=webhook&datetime_field=datetime&datetime_start=2024-01-03%2000:00:00&results_per_page=10";
   it.each([
@@ -116,9 +113,8 @@ describe("Part B: the 2026 links drop the datetime filters", () => {
   });
 });
 
-// Part B: "Invalid list parameters are ignored silently; an invalid `results_per_page` falls back to
-// 100." A repeated parameter counts by its last value, as in PHP's `$_GET` (our reading).
-describe("Part B: invalid list parameters are ignored silently; an invalid results_per_page falls back to 100", () => {
+// A repeated parameter counts by its last value, as in PHP's `$_GET` (docs/api.md#emulation-lists).
+describe("docs/api.md#deployed-list-lenient-parameters: invalid list parameters are ignored silently; an invalid results_per_page falls back to 100", () => {
   it.each(["2023", "2026"] as const)("%s", async (version) => {
     const invalid = await list(
       version,
@@ -140,9 +136,7 @@ describe("Part B: invalid list parameters are ignored silently; an invalid resul
   });
 });
 
-// Part B: "2025 servers ignore every list filter, search and order: a lookup by name must also check
-// the names it gets back." They still paginate.
-describe("Part B: 2025 ignores every list filter, search and order (still paginates)", () => {
+describe("docs/api.md#deployed-2025-list-ignores-filters: 2025 ignores every list filter, search and order (still paginates)", () => {
   const filters = [
     "?search=handler%2003",
     "?type=webhook",

@@ -1,5 +1,5 @@
 /**
- * `--emulate`: the rate limit of deployed instances, pinned to the CONTRACT.md Part B lines ("Rate
+ * `--emulate`: the rate limit of deployed instances, pinned to the items of docs/api.md#deployed ("Rate
  * limit") it reproduces. Driven by `inject` and an injected clock: nothing waits for a real minute.
  */
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
@@ -35,10 +35,7 @@ async function start(version: EmulatedVersion) {
   return { clock, key, admin, get };
 }
 
-// Part B: "60 requests per minute per key, fixed window. `X-RateLimit-Limit` and
-// `X-RateLimit-Remaining` on each answer (59 after the first call); the 61st call answers `429` with
-// `X-RateLimit-Reset` (seconds) and no `Remaining`."
-describe("Part B: 60 requests a minute per key; X-RateLimit-Remaining 59 after the first; the 61st is a 429 with X-RateLimit-Reset and no Remaining", () => {
+describe("docs/api.md#deployed-rate-limit: 60 requests a minute per key; X-RateLimit-Remaining 59 after the first; the 61st is a 429 with X-RateLimit-Reset and no Remaining", () => {
   it.each(VERSIONS)("%s", async (version) => {
     const { clock, key, get } = await start(version);
     const remaining: string[] = [];
@@ -76,8 +73,7 @@ describe("Part B: 60 requests a minute per key; X-RateLimit-Remaining 59 after t
   });
 });
 
-// Part B: "Administrator keys get no rate-limit headers and no limit."
-describe("Part B: administrator keys get no rate-limit headers and no limit", () => {
+describe("docs/api.md#deployed-admin-keys: administrator keys get no rate-limit headers and no limit", () => {
   it.each(VERSIONS)("%s", async (version) => {
     const { key, admin, get } = await start(version);
     for (let i = 1; i <= 100; i++) {
@@ -90,7 +86,7 @@ describe("Part B: administrator keys get no rate-limit headers and no limit", ()
     expect((await get(key)).headers["x-ratelimit-remaining"]).toBe("59");
   });
 
-  it("without --emulate an administrator key is an ordinary key (Part A knows no administrators)", async () => {
+  it("without --emulate an administrator key is an ordinary key (the reference knows no administrators)", async () => {
     const clock = manualClock();
     const store = await openTestRepository();
     repository = store;

@@ -1,6 +1,6 @@
 /**
  * `--emulate`: the handler as deployed instances show it in reads and lists, each pinned to the
- * CONTRACT.md Part B line ("Reads") it reproduces.
+ * item of docs/api.md#deployed ("Reads") it reproduces.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { EmulatedVersion } from "../../server/app";
@@ -48,10 +48,9 @@ function settingsOf(data: Data): unknown {
 const EMAIL = { name: "Ops", type: "email", email: "ops@example.com" };
 const HOOK = { name: "Hook", type: "webhook", webhook: "https://example.com/hook" };
 
-// Part B: "`is_enabled` is a boolean up to 2025 and `0`/`1`/`2` in 2026; `2` means an email handler
-// waiting for its address to be confirmed (enabled, pending)." Emulated: every email handler created
-// (or switched to email) waits for confirmation, and with no confirm endpoint it waits for good.
-describe("Part B: is_enabled is a boolean up to 2025 and 0/1/2 in 2026 (2 = email pending)", () => {
+// Emulated: every email handler created (or switched to email) waits for confirmation, and with no
+// confirm endpoint it waits for good (docs/api.md#emulation-email-confirmation).
+describe("docs/api.md#deployed-is-enabled-values: is_enabled is a boolean up to 2025 and 0/1/2 in 2026 (2 = email pending)", () => {
   it.each([
     ["2023", true, false, true],
     ["2025", true, false, true],
@@ -92,10 +91,9 @@ describe("Part B: is_enabled is a boolean up to 2025 and 0/1/2 in 2026 (2 = emai
   });
 });
 
-// Part B: "`settings` may arrive as a JSON-encoded string; email settings carry an extra
-// `email_is_confirmed`." Our choice: 2025 sends settings as a string in every answer (as its create
-// answer does); 2023 and 2026 send an object.
-describe("Part B: settings may arrive as a JSON-encoded string; email settings carry email_is_confirmed", () => {
+// 2025 sends settings as a string in every answer (as its create answer does); 2023 and 2026 send an
+// object (docs/api.md#emulation-settings-string).
+describe("docs/api.md#deployed-settings-string: settings may arrive as a JSON-encoded string; email settings carry email_is_confirmed", () => {
   it.each([
     ["2023", "object"],
     ["2025", "string"],
@@ -114,8 +112,7 @@ describe("Part B: settings may arrive as a JSON-encoded string; email settings c
   });
 });
 
-// Part B: "Handlers carry extra fields (`user_id`)".
-describe("Part B: handlers carry extra fields (user_id)", () => {
+describe("docs/api.md#deployed-extra-fields: handlers carry extra fields (user_id)", () => {
   it.each(VERSIONS)("%s", async (version) => {
     const { server: s, key } = await start(version);
     const id = await create(s, key, HOOK);
@@ -136,9 +133,8 @@ describe("Part B: handlers carry extra fields (user_id)", () => {
   });
 });
 
-// Part B: "`whatsapp` is stored as an integer (the `+` and leading zeros are lost)": the answer
-// carries a JSON number, every digit kept.
-describe("Part B: whatsapp is stored as an integer", () => {
+// The `+` and leading zeros are lost; the answer carries a JSON number, every digit kept.
+describe("docs/api.md#deployed-whatsapp-integer: whatsapp is stored as an integer", () => {
   it.each(VERSIONS)("%s", async (version) => {
     const { server: s, key } = await start(version);
     const id = await create(s, key, { name: "w", type: "whatsapp", whatsapp: "+007700900123456" });
@@ -161,9 +157,8 @@ describe("Part B: whatsapp is stored as an integer", () => {
   });
 });
 
-// Part B: "Values come back cleaned: tags stripped, `"` as `&#34;` and `'` as `&#39;` (`&` itself is
-// left alone), trimmed; names cut at 128 characters". (What is stored is in server-emulate-writes.)
-describe("Part B: values come back cleaned", () => {
+// What is stored is in server-emulate-writes.
+describe("docs/api.md#deployed-value-cleaning: values come back cleaned", () => {
   it.each(VERSIONS)("%s", async (version) => {
     const { server: s, key } = await start(version);
     const id = await create(s, key, {
@@ -177,8 +172,7 @@ describe("Part B: values come back cleaned", () => {
   });
 });
 
-// Part B: "Secrets (telegram token, X keys, webhook URLs) are returned in plain text."
-describe("Part B: secrets are returned in plain text", () => {
+describe("docs/api.md#deployed-plain-secrets: secrets are returned in plain text", () => {
   it.each(VERSIONS)("%s", async (version) => {
     const { server: s, key } = await start(version);
     const id = await create(s, key, {

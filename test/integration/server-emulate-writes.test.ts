@@ -1,6 +1,6 @@
 /**
  * `--emulate`: create, update and delete as deployed instances answer them and what they store,
- * each pinned to the CONTRACT.md Part B line ("Writes") it reproduces.
+ * each pinned to the item of docs/api.md#deployed ("Writes") it reproduces.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { EmulatedVersion } from "../../server/app";
@@ -42,10 +42,7 @@ async function create(s: TestServer, key: string, form: Record<string, string>):
 const TELEGRAM = { name: "Bot", type: "telegram", telegram: "123:abc", telegram_chat_id: "-100" };
 const EMAIL = { name: "Ops", type: "email", email: "ops@example.com" };
 
-// Part B: "Create answers `201`: `{"data":{"id":N}}` (2023), or the whole handler (2025 on). In 2025
-// that object's `settings` is a JSON-encoded string; in 2026 it may contain an `activation_code` key
-// that reads never show."
-describe("Part B: create answers 201 with {data:{id}} (2023) or the whole handler (2025 on)", () => {
+describe("docs/api.md#deployed-create-answer: create answers 201 with {data:{id}} (2023) or the whole handler (2025 on)", () => {
   it("2023: {data:{id:N}}", async () => {
     const { server: s, key } = await start("2023");
     const answer = await s.call("POST", PATH, { key, form: TELEGRAM });
@@ -98,9 +95,7 @@ describe("Part B: create answers 201 with {data:{id}} (2023) or the whole handle
   });
 });
 
-// Part B: "2025: the update saves nothing, and answers
-// `{"data":{"id":null,"type":null,"settings":"{\"\":\"\"}","is_enabled":null,...}}`."
-describe('Part B: 2025 updates save nothing and answer id null, type null, settings \'{"":""}\'', () => {
+describe('docs/api.md#deployed-2025-update-saves-nothing: 2025 updates save nothing and answer id null, type null, settings \'{"":""}\'', () => {
   it("2025", async () => {
     const { server: s, key } = await start("2025");
     const id = await create(s, key, TELEGRAM);
@@ -132,10 +127,8 @@ describe('Part B: 2025 updates save nothing and answer id null, type null, setti
   });
 });
 
-// Part B: "2026: every update stores `type = null` and `settings = {"": ""}`, while `name` and
-// `is_enabled` are saved; the answer shows `"type":null,"settings":{"":""}` and echoes the posted
-// `is_enabled`."
-describe('Part B: 2026 updates store type null and settings {"": ""}, save name and is_enabled', () => {
+// The answer shows the damage and echoes the posted `is_enabled`.
+describe('docs/api.md#deployed-2026-update-wipes-type: 2026 updates store type null and settings {"": ""}, save name and is_enabled', () => {
   it.each([
     ["1", 1, true],
     ["0", 0, false],
@@ -179,9 +172,8 @@ describe('Part B: 2026 updates store type null and settings {"": ""}, save name 
   });
 });
 
-// Part B: "Update answers `200`" and "an update's answer may carry `id` as a string": 2023 updates
-// work and answer `{"data":{"id":"N"}}`, the id from the path as a string (our choice).
-describe("Part B: 2023 updates work and answer 200 {data:{id}} with the id as a string", () => {
+// The id is the one from the path, as a string (docs/api.md#emulation-updates).
+describe("docs/api.md#deployed-update-answer: 2023 updates work and answer 200 {data:{id}} with the id as a string", () => {
   it("2023: only what is sent changes", async () => {
     const { server: s, key } = await start("2023");
     const id = await create(s, key, TELEGRAM);
@@ -224,8 +216,7 @@ describe("Part B: 2023 updates work and answer 200 {data:{id}} with the id as a 
   });
 });
 
-// Part B: "Delete answers `200` with an empty body (and `Content-Type: application/json`)."
-describe("Part B: delete answers 200 with an empty body and Content-Type application/json", () => {
+describe("docs/api.md#deployed-delete-answer: delete answers 200 with an empty body and Content-Type application/json", () => {
   it.each(VERSIONS)("%s", async (version) => {
     const { server: s, key } = await start(version);
     const id = await create(s, key, TELEGRAM);
@@ -238,9 +229,8 @@ describe("Part B: delete answers 200 with an empty body and Content-Type applica
   });
 });
 
-// Part B: "`is_enabled` on update must be sent as `1`/`0` (`true` is read as 0)." (2025 saves no
-// update at all, so only 2023 and 2026 show it.)
-describe("Part B: is_enabled on update must be 1/0; true is read as 0", () => {
+// 2025 saves no update at all, so only 2023 and 2026 show it.
+describe("docs/api.md#deployed-is-enabled-form: is_enabled on update must be 1/0; true is read as 0", () => {
   it.each([
     ["2023", "true", false],
     ["2023", "1", true],
@@ -267,8 +257,8 @@ describe("Part B: is_enabled on update must be 1/0; true is read as 0", () => {
   });
 });
 
-// Part B: "Updates set `last_datetime`." Where an update saves anything: 2023 and 2026.
-describe("Part B: updates set last_datetime", () => {
+// Where an update saves anything: 2023 and 2026.
+describe("docs/api.md#deployed-update-sets-last-datetime: updates set last_datetime", () => {
   it.each([
     ["2023", "2024-01-02 00:00:00"],
     ["2025", null],
@@ -282,11 +272,8 @@ describe("Part B: updates set last_datetime", () => {
   });
 });
 
-// Part B ("Reads"): "Values come back cleaned: tags stripped, `"` as `&#34;` and `'` as `&#39;` (`&`
-// itself is left alone), trimmed; names cut at 128 characters, most fields at 512, phone fields at
-// 32; `whatsapp` is stored as an integer". Cleaned at write time: the stored value is the cleaned one,
-// and a value too long is cut, not refused.
-describe("Part B: values are cleaned when written, and cut rather than refused", () => {
+// Cleaned at write time: the stored value is the cleaned one, and a value too long is cut, not refused.
+describe("docs/api.md#deployed-value-cleaning: values are cleaned when written, and cut rather than refused", () => {
   it.each(VERSIONS)("%s: create", async (version) => {
     const { server: s, key } = await start(version);
     const name = `  <i>On-call</i> "primary" & 'backup' ${"n".repeat(200)}`;
@@ -333,9 +320,9 @@ describe("Part B: values are cleaned when written, and cut rather than refused",
   });
 });
 
-// Our choice where Part B is silent: deployed instances are PHP and read `$_POST`, so a field they
-// do not use, a field of another type and a file part are ignored, and a repeated field counts by
-// its last value (the reference server answers 400 for each).
+// docs/api.md#emulation-forms: deployed instances are PHP and read `$_POST`, so a field they do not
+// use, a field of another type and a file part are ignored, and a repeated field counts by its last
+// value (the reference server answers 400 for each).
 describe("deployed forms: unknown, foreign and file fields ignored; the last of a repeated field wins", () => {
   it.each(VERSIONS)("%s", async (version) => {
     const { server: s, key } = await start(version);

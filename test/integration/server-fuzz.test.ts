@@ -1,9 +1,9 @@
 /**
  * A seeded fuzz run against a real server: 10,000 requests, well-formed and not, from two tenants and
- * strangers. The properties the service promises must hold for all of them (issue 10): no 5xx, every
- * error in the contract's shape, every answer as the OpenAPI description declares it, another user's
- * handler always a 404, no secret setting repeated in an error or written to the log, and no API key
- * in the log or the database. Run against both stores (server-helpers.ts).
+ * strangers. The properties the service promises must hold for all of them: no 5xx, every error in
+ * the API's shape (docs/api.md#error-body), every answer as the OpenAPI description declares it,
+ * another user's handler always a 404, no secret setting repeated in an error or written to the log,
+ * and no API key in the log or the database. Run against both stores (server-helpers.ts).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
@@ -216,7 +216,8 @@ function record(
   if (answer.status >= 500) fail("a 5xx");
   // Reads return settings as stored, secrets included; an error never repeats a value it refuses.
   if (answer.status >= 400 && answer.text.includes(SECRET_MARK)) fail("a secret in an error");
-  // Emulated deployed versions answer in their own shapes (Part B): for them, no 5xx is the check.
+  // Emulated deployed versions answer in their own shapes (docs/api.md#deployed): for them, no 5xx is
+  // the check.
   if (!reference) return;
   // Answers to requests that fetch could send are checked against the OpenAPI description too.
   if (path !== undefined) for (const problem of specProblems(method, path, answer)) fail(problem);
@@ -232,7 +233,7 @@ function record(
 /** A server under fuzz, with its log and database file. */
 interface FuzzServer {
   url: string;
-  /** Whether it is the reference server, whose answers the contract and the description fix. */
+  /** Whether it is the reference server, whose answers docs/api.md and the OpenAPI description fix. */
   reference: boolean;
   repository: Repository;
   logLines: string[];

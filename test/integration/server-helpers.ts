@@ -173,7 +173,7 @@ export async function startServer(
   const clock = manualClock();
   const repository = await openTestRepository();
   const app = buildApp({ now: clock.now, rateLimit: 0, ...options, repository });
-  // The description is of Part A: emulated versions and other presenters answer otherwise on purpose.
+  // It describes the reference server: emulated versions and other presenters answer otherwise on purpose.
   const reference =
     options.emulate === undefined && options.presenter === undefined && options.featureOff !== true;
   await app.listen({ host: "127.0.0.1", port: 0 });

@@ -1,6 +1,7 @@
 /**
  * What the HTTP parser refuses before any route sees it, and requests that stop arriving: each is
- * answered in the contract's error shape with the status that says what is wrong (issue 10).
+ * answered in the API's error shape with the status that says what is wrong
+ * (docs/api.md#http-parser-refusals).
  */
 import { createConnection } from "node:net";
 import Fastify from "fastify";
@@ -280,7 +281,7 @@ describe("probes", () => {
 });
 
 describe("as a deployed version", () => {
-  it("answers a method the parser refuses with 404 and no Allow, as deployed instances do (Part B)", async () => {
+  it("answers a method the parser refuses with 404 and no Allow, as deployed instances do (docs/api.md#emulation-parser-refusals)", async () => {
     const emulated = await startServer({ emulate: "2026" });
     try {
       const answer = await rawRequest([`FOO ${PATH}/1 HTTP/1.1\r\nHost: a\r\n\r\n`], {

@@ -205,7 +205,7 @@ describe("parameter types", () => {
     expect([switchMissing, switchOther, unknownKey]).toHaveLength(3);
   });
 
-  it("list: every SERVICE.md 4.1 parameter, typed", () => {
+  it("list: every parameter of docs/api.md#list-parameters, typed", () => {
     const params: NotificationHandlerListParams = {
       search: "ops",
       search_by: "name",
