@@ -6,16 +6,11 @@ const reporters = process.env.CI
   : ["default"];
 
 /**
- * The server tests that run again against PostgreSQL (issue 10: the whole integration suite on both
- * stores). Left out: what is about SQLite's own file (persistence, schema upgrades, the CLI over
- * files), and the client-side tests that use scripted servers, not the store.
+ * The tests that run again against PostgreSQL: the store's contract and the server's HTTP suite. The
+ * client and provider suites run once: the store behind the server changes nothing they prove. Left
+ * out: what is about SQLite's own file (persistence, schema upgrades, the CLI over files).
  */
-const POSTGRES_FILES = [
-  "test/integration/server-*.test.ts",
-  "test/integration/client-server.test.ts",
-  "test/integration/client-emulated.test.ts",
-  "test/integration/provider-faults.test.ts",
-];
+const POSTGRES_FILES = ["test/integration/server-*.test.ts"];
 const SQLITE_ONLY = [
   "test/integration/server-persistence.test.ts",
   "test/integration/server-sqlite-store.test.ts",

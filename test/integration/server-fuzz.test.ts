@@ -28,12 +28,17 @@ const PATH = "/api/notification-handlers";
  * that on a machine busy with other work (the PostgreSQL run beside it included).
  */
 const RUN_TIMEOUT = 180_000; // 3 min
-/** Requests sent with fetch, and raw ones written to sockets: 10,000 in all. */
-const FETCH_REQUESTS = 9_400;
-const RAW_REQUESTS = 600;
+/**
+ * PostgreSQL runs a fifth of the requests: what it adds is the store's side of the property, which
+ * fewer requests reach as well; the parser and the routes are the same.
+ */
+const SCALE = STORE === "postgres" ? 5 : 1;
+/** Requests sent with fetch, and raw ones written to sockets: 10,000 in all on SQLite. */
+const FETCH_REQUESTS = 9_400 / SCALE;
+const RAW_REQUESTS = 600 / SCALE;
 /** Requests against each emulated deployed version, where only "no 5xx" and tenancy are checked. */
-const EMULATED_FETCHES = 1_400;
-const EMULATED_RAWS = 100;
+const EMULATED_FETCHES = 1_400 / SCALE;
+const EMULATED_RAWS = 100 / SCALE;
 /** Requests in flight at once. */
 const CONCURRENCY = 8;
 /** The seed: a failure names it, so the run can be repeated exactly. */

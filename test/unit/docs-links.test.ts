@@ -18,23 +18,6 @@ const SCANNED = /\.(?:[cm]?[jt]s|md|json|ya?ml)$/;
 const NOT_SCANNED = new Set(["package-lock.json"]);
 
 /**
- * Files whose citations of the shared spec files and issue numbers someone else is replacing: left
- * out of that check only (their citations of docs/ and their links are still checked). Remove an
- * entry once its file is done; `*` matches within one path segment.
- */
-const CITATIONS_NOT_YET_REPLACED = [
-  "CHANGELOG.md",
-  "README.md",
-  "scripts/engine.ts",
-  "scripts/demo.ts",
-  "scripts/user-project.ts",
-  "test/e2e/global-setup.ts",
-  "test/e2e/user-path.ts",
-  "test/e2e/cli-*.test.ts",
-  "vitest.config.mts",
-];
-
-/**
  * What must no longer be cited: the shared spec files, their two parts, and issue numbers. Written so
  * that this file's own source does not match them.
  */
@@ -160,11 +143,6 @@ function brokenTarget(target: string, anchor: string | undefined): string | unde
   return anchorsOfFile(target).has(anchor) ? undefined : `${target} has no anchor #${anchor}`;
 }
 
-function matchesEntry(path: string, entry: string): boolean {
-  const pattern = entry.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*");
-  return new RegExp(`^${pattern}$`).test(path);
-}
-
 describe("docs links", () => {
   it("finds the files to check", () => {
     expect(scannedFiles).toContain("docs/api.md");
@@ -221,7 +199,6 @@ describe("docs links", () => {
   it("nothing cites the shared spec files, their parts or issue numbers: docs/api.md does", () => {
     const problems: string[] = [];
     for (const path of scannedFiles) {
-      if (CITATIONS_NOT_YET_REPLACED.some((entry) => matchesEntry(path, entry))) continue;
       textOf(path)
         .split("\n")
         .forEach((line, index) => {
@@ -233,12 +210,6 @@ describe("docs links", () => {
     expect(problems).toEqual([]);
   });
 
-  it("every entry of CITATIONS_NOT_YET_REPLACED names a scanned file", () => {
-    const unmatched = CITATIONS_NOT_YET_REPLACED.filter(
-      (entry) => !scannedFiles.some((path) => matchesEntry(path, entry)),
-    );
-    expect(unmatched).toEqual([]);
-  });
 });
 
 describe("githubSlug", () => {

@@ -74,6 +74,18 @@ describe("checkInputs", () => {
     expect(checkInputs({ type: "email", name: "e", email: "a@b.co", slack: "https://x.y" })).toEqual([
       { property: "slack", reason: "belongs to type slack, not email" },
     ]);
+    expect(checkInputs({ type: "email", name: "e", email: "not-an-address" })).toEqual([
+      { property: "email", reason: expect.stringContaining("must be an email address") as string },
+    ]);
+    expect(checkInputs({ type: "whatsapp", name: "w", whatsapp: "555-1234" })).toEqual([
+      {
+        property: "whatsapp",
+        reason: expect.stringContaining("must be a phone number in E.164 form") as string,
+      },
+    ]);
+    expect(checkInputs({ type: "telegram", name: "t", telegramChatId: "-100" })).toEqual([
+      { property: "telegram", reason: expect.stringContaining("is required for type telegram") as string },
+    ]);
     expect(checkInputs({ type: "email", name: "e", email: "a@b.co", colour: "red" })).toEqual([
       { property: "colour", reason: "is not a property of NotificationHandler" },
     ]);
