@@ -209,7 +209,6 @@ describe("docs links", () => {
     }
     expect(problems).toEqual([]);
   });
-
 });
 
 describe("githubSlug", () => {
