@@ -416,6 +416,10 @@ export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<E
 if (require.main === module) {
   ensureEngine().then(
     (engine) => {
+      const host = engine.languageHost.source === "installed" ? "the installed one" : "the project's own";
+      process.stderr.write(
+        `pulumi ${engine.version}; Node.js language host: ${host}, in ${engine.languageHost.dir}\n`,
+      );
       process.stdout.write(`${enginePath(engine).join(delimiter)}\n`);
     },
     (error: unknown) => {

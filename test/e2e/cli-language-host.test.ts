@@ -1,14 +1,17 @@
 /**
  * The Node.js language host through the Pulumi CLI in project folders: the project's own where no
- * Pulumi is installed, else the installed one (the test holds for both). The programs register
+ * Pulumi is installed, else the installed one (the test holds for both); and which one the engine
+ * helper picks. The programs register
  * component resources only, which need no provider plugin, and take @pulumi/pulumi from the
  * repository's node_modules: installing it is what the examples' tests prove.
  */
+import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
+import { ensureEngine } from "../../scripts/engine";
 import {
   REPOSITORY_ROOT,
   runCommand,
@@ -182,5 +185,57 @@ describe("the Node.js language host, through the Pulumi CLI in a project folder"
     expect(up.code).not.toBe(0);
     expect(`${up.stdout}\n${up.stderr}`).toContain("Program exited with non-zero exit code: 3");
     expect(await resourceNames(dir)).not.toContainEqual(expect.stringContaining("second"));
+  });
+});
+
+describe("which language host the engine helper picks", () => {
+  const saved = { PATH: process.env.PATH, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME };
+  let root = "";
+
+  beforeAll(async () => {
+    root = await scratchFolder("engine-helper");
+  });
+
+  afterAll(async () => {
+    process.env.PATH = saved.PATH;
+    if (saved.XDG_CACHE_HOME === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = saved.XDG_CACHE_HOME;
+    await rm(root, { recursive: true, force: true });
+  });
+
+  /** A folder on PATH with the engine's CLI, as an installed Pulumi has it, and a cache of its own. */
+  async function machine(name: string): Promise<{ installed: string; cache: string }> {
+    const installed = join(root, name, "pulumi", "bin");
+    const cache = join(root, name, "cache");
+    await mkdir(installed, { recursive: true });
+    await symlink(join(inject("engineBinDir"), "pulumi"), join(installed, "pulumi"));
+    process.env.PATH = [installed, dirname(process.execPath), saved.PATH].join(delimiter);
+    process.env.XDG_CACHE_HOME = cache;
+    return { installed, cache };
+  }
+
+  it("prefers an installed host next to the CLI", async () => {
+    const { installed } = await machine("installed");
+    await writeFile(join(installed, "pulumi-language-nodejs"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+    const engine = await ensureEngine({ projectRoot: REPOSITORY_ROOT, log: () => undefined });
+    expect(engine.languageHost).toEqual({ dir: installed, source: "installed" });
+  });
+
+  it("else runs the project's own, and deletes hosts built from withdrawn sources without running them", async () => {
+    const { cache } = await machine("bare");
+    const withdrawn = [
+      join(cache, "pulumi-language-nodejs", "pulumi-language-nodejs"),
+      join(cache, "pulumi-notification-handlers", "engine", "v3.259.0", "bin", "pulumi-language-nodejs"),
+    ];
+    const ran = join(root, "bare", "ran");
+    for (const path of withdrawn) {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, `#!/bin/sh\ntouch ${JSON.stringify(ran)}\n`, { mode: 0o755 });
+    }
+    const engine = await ensureEngine({ projectRoot: REPOSITORY_ROOT, log: () => undefined });
+    expect(engine.languageHost.source).toBe("project");
+    expect(existsSync(join(engine.languageHost.dir, "pulumi-language-nodejs"))).toBe(true);
+    for (const path of withdrawn) expect(existsSync(path), path).toBe(false);
+    expect(existsSync(ran)).toBe(false);
   });
 });
