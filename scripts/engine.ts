@@ -13,8 +13,8 @@
  *
  * `pulumi up` in a project folder also needs the Node.js language host, `pulumi-language-nodejs`: an
  * installed one (on PATH, or next to an installed CLI) wins; else the project's own
- * (`scripts/language-host`), since no language host can be built here. Inline programs run through the
- * Automation API do not need one.
+ * (`scripts/language-host`), from a bin folder of the checkout's own beside the cached CLI (see
+ * docs/engine.md#the-language-host). Inline programs run through the Automation API need none.
  *
  * Run as a script, it prints the folders to put first on PATH, joined with the path delimiter: the
  * engine's bin folder, the language host's folder when it is elsewhere, and the folder of the Node.js
@@ -79,9 +79,13 @@ export interface EnsureEngineOptions {
   ignorePath?: boolean;
 }
 
+/** The user's cache folder. */
+function userCache(): string {
+  return process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
+}
+
 function cacheRoot(): string {
-  const base = process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
-  return join(base, "pulumi-notification-handlers", "engine");
+  return join(userCache(), "pulumi-notification-handlers", "engine");
 }
 
 /** The first executable `command` on PATH that `accept` takes. */
@@ -328,11 +332,10 @@ async function ensureCli(
 
 /** Where an earlier version of this script put language hosts built from withdrawn sources. */
 function withdrawnLanguageHosts(): string[] {
-  const base = process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
   const nextToCachedClis = existsSync(cacheRoot())
     ? readdirSync(cacheRoot()).map((version) => join(cacheRoot(), version, "bin", LANGUAGE_HOST))
     : [];
-  return [join(base, LANGUAGE_HOST), ...nextToCachedClis].filter((path) => existsSync(path));
+  return [join(userCache(), LANGUAGE_HOST), ...nextToCachedClis].filter((path) => existsSync(path));
 }
 
 /** Whether `path` is a launcher of this project's host (of any checkout), which is no installed host. */
