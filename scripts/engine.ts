@@ -21,7 +21,7 @@
  * that runs the script (npm scripts run the project's pinned Node.js).
  */
 import { execFile, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { chmod, copyFile, link, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -343,10 +343,18 @@ function isProjectLanguageHost(path: string): boolean {
   return readFileSync(path).subarray(0, 4096).toString("latin1").includes(PROJECT_HOST_MARK);
 }
 
-/** Puts `source` at `target` as a hard link (a copy across file systems), replacing what was there. */
+/**
+ * Puts `source` at `target` as a hard link (a copy across file systems), replacing what was there.
+ * Callers may run at once (two test projects' set-ups), so each writes a temporary name of its own.
+ */
 async function place(source: string, target: string): Promise<void> {
-  const temporary = `${target}.${process.pid}`;
-  await link(source, temporary).catch(() => copyFile(source, temporary));
+  const [from, to] = await Promise.all([stat(source), stat(target).catch(() => undefined)]);
+  if (to !== undefined && to.dev === from.dev && to.ino === from.ino) return;
+  const temporary = `${target}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  await link(source, temporary).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EXDEV") throw error;
+    await copyFile(source, temporary);
+  });
   await rename(temporary, target);
 }
 
@@ -368,7 +376,7 @@ async function projectLanguageHostDir(cli: CliFound, projectRoot: string): Promi
     for (const name of ["pulumi", DYNAMIC_PROVIDER_PLUGIN])
       await place(join(cli.binDir, name), join(dir, name));
   }
-  const launcher = join(dir, `${LANGUAGE_HOST}.${process.pid}`);
+  const launcher = join(dir, `${LANGUAGE_HOST}.${process.pid}.${randomBytes(4).toString("hex")}`);
   await writeFile(
     launcher,
     `#!/bin/sh\n# The Node.js language host of the checkout ${projectRoot} (see its docs/engine.md).\n` +
