@@ -274,7 +274,7 @@ describe(`the ${STORE} store`, () => {
       // One limiter, as one server has; instances sharing a database: server-postgres.test.ts.
       const limiter = repository.rateLimiter(4, clock, 60_000);
       const bucket = (id: number | undefined): string => String(id);
-      const states = await Promise.all(Array.from({ length: 6 }, () => limiter.hit(bucket(p1?.keyId))));
+      const states = await Promise.all(Array.from({ length: 6 }, async () => limiter.hit(bucket(p1?.keyId))));
       expect(states.filter((s) => s.allowed)).toHaveLength(4);
       expect(states.map((s) => s.remaining).sort()).toEqual([0, 0, 0, 1, 2, 3]);
       expect(states.every((s) => s.resetSeconds >= 1 && s.resetSeconds <= 60)).toBe(true);
