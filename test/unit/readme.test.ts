@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
@@ -6,6 +6,17 @@ import { describe, expect, it } from "vitest";
 import { catalogTable } from "../../scripts/catalog-table";
 
 const ROOT = join(__dirname, "..", "..");
+
+describe("README", () => {
+  it("stays a README for users: at most 15 KB", () => {
+    expect(statSync(join(ROOT, "README.md")).size).toBeLessThanOrEqual(15_360);
+  });
+
+  it("keeps the Quick start commands", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    expect(readme).toContain("```sh\nnpm ci && npm run demo\nnpm test\n```");
+  });
+});
 
 describe("docs/provider.md", () => {
   it("shows the handler-type table as the catalog has it", () => {
