@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Prints the README's table of handler types from the catalog (`npm run docs:catalog`); a unit test
- * keeps the README in step with it.
+ * Prints the table of handler types in docs/provider.md from the catalog (`npm run docs:catalog`); a
+ * unit test keeps docs/provider.md in step with it.
  */
 import { HANDLER_TYPES, HANDLER_TYPE_NAMES, RULE_DESCRIPTIONS } from "../sdk/catalog";
 

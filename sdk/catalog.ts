@@ -1,8 +1,8 @@
 /**
  * The handler-type catalog: the one table of the twelve handler types and their fields.
  *
- * The server's validation, the client's parameter types, the provider's inputs and the README's
- * tables all derive from it. Adding a type is one entry in `HANDLER_TYPES`.
+ * The server's validation, the client's parameter types, the provider's inputs and the table in
+ * docs/provider.md#handler-types all derive from it. Adding a type is one entry in `HANDLER_TYPES`.
  */
 
 /** How a field's value is checked. */

@@ -1,13 +1,26 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
 import { catalogTable } from "../../scripts/catalog-table";
 
+const ROOT = join(__dirname, "..", "..");
+
 describe("README", () => {
+  it("stays a README for users: at most 15 KB", () => {
+    expect(statSync(join(ROOT, "README.md")).size).toBeLessThanOrEqual(15_360);
+  });
+
+  it("keeps the Quick start commands", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    expect(readme).toContain("```sh\nnpm ci && npm run demo\nnpm test\n```");
+  });
+});
+
+describe("docs/provider.md", () => {
   it("shows the handler-type table as the catalog has it", () => {
-    const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
-    expect(readme).toContain(catalogTable());
+    const page = readFileSync(join(ROOT, "docs", "provider.md"), "utf8");
+    expect(page).toContain(catalogTable());
   });
 });
