@@ -1,11 +1,11 @@
 /**
  * `notification-handlers export` on the user's path: the package installed from its tarball, the
  * export run as its bin with `--stack`, the exported project installed and brought up with the Pulumi
- * CLI. On the reference server and emulated 2026 and 2025 instances (which rewrite values: tags
+ * CLI. On the reference server and an emulated 2025 instance (which rewrites values: tags
  * stripped, quotes as entities, whatsapp as an integer), an account with all 12 types, names with
  * HTML, quotes and `&`, two handlers of one name and a disabled one is taken over with no write at
  * all, and the next preview has no change. No secret reaches a file, the state or the output. The
- * stack's config holds the update strategy the export chose: replace for the emulated instances,
+ * stack's config holds the update strategy the export chose: replace for the emulated instance,
  * in-place for the reference server unless `--update-strategy` says otherwise.
  */
 import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
