@@ -9,7 +9,7 @@ import { fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 
-import { formatDatetime } from "../sdk/resources/notification-handlers";
+import { formatDatetime } from "../sdk/resources/handler-encoding";
 import { buildApp, openSqliteRepository } from "../server/app";
 
 /** Requests served since the last {@link CountingServer.take}, by kind. */

@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from "node:net";
 import { HANDLER_TYPE_NAMES, type FieldRule, fieldsOf } from "../sdk/catalog";
-import { formatDatetime } from "../sdk/resources/notification-handlers";
+import { formatDatetime } from "../sdk/resources/handler-encoding";
 import { buildApp, openSqliteRepository } from "../server/app";
 
 /** A listening server and what a client needs to call it. */

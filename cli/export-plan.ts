@@ -13,7 +13,7 @@ import {
   nameViolation,
 } from "../sdk/catalog";
 import { equalAfterCleaning } from "../sdk/cleaning";
-import type { NotificationHandler as ApiHandler } from "../sdk/resources/notification-handlers";
+import type { NotificationHandler as ApiHandler } from "../sdk/resources/handler-parsing";
 
 /** A type-specific value of an exported handler. */
 export type ExportedField =
