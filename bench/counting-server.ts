@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 
 import { formatDatetime } from "../sdk/resources/handler-encoding";
-import { buildApp, openSqliteRepository } from "../server/app";
+import { buildApp, openSqliteRepository } from "../server";
 
 /** Requests served since the last {@link CountingServer.take}, by kind. */
 export interface Served {

@@ -6,7 +6,7 @@
 import type { AddressInfo } from "node:net";
 import { HANDLER_TYPE_NAMES, type FieldRule, fieldsOf } from "../sdk/catalog";
 import { formatDatetime } from "../sdk/resources/handler-encoding";
-import { buildApp, openSqliteRepository } from "../server/app";
+import { buildApp, openSqliteRepository } from "../server";
 
 /** A listening server and what a client needs to call it. */
 export interface BenchServer {

@@ -9,17 +9,13 @@ import { dirname, resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { FastifyInstance } from "fastify";
 import { HANDLER_TYPE_NAMES, isHandlerType } from "../sdk/catalog";
-import {
-  DEFAULT_RATE_LIMIT,
-  DEFAULT_REQUEST_TIMEOUT,
-  EMULATED_VERSIONS,
-  type EmulatedVersion,
-  buildApp,
-  isEmulatedVersion,
-} from "./app";
+import { DEFAULT_RATE_LIMIT, buildApp } from "./app";
 import { formatDatetime } from "./clock";
+import { EMULATED_VERSIONS, type EmulatedVersion, isEmulatedVersion } from "./emulation";
+import { openRepository } from "./open-repository";
+import { DEFAULT_REQUEST_TIMEOUT } from "./protocol";
 import { isPostgresUrl, redactUrl, urlScheme } from "./records";
-import { type Repository, openRepository } from "./repository";
+import type { Repository } from "./repository";
 
 /** Where `--db` points when it is not given, relative to the working directory. */
 export const DEFAULT_DB = "./.data/notification-handlers.db";

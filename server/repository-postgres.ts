@@ -12,14 +12,8 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import type { Clock } from "./clock";
-import {
-  type KeyCharge,
-  RATE_LIMIT_WINDOW_MS,
-  type RateLimitState,
-  type RequestLimiter,
-  chargeKey,
-  windowState,
-} from "./rate-limit";
+import type { KeyCharge, RateLimitState, RequestLimiter } from "./limiter";
+import { RATE_LIMIT_WINDOW_MS, chargeKey, windowState } from "./rate-limit";
 import {
   type Row,
   fold,
