@@ -9,7 +9,7 @@ import { formatDatetime } from "../sdk/resources/handler-encoding";
 import { buildApp, openSqliteRepository } from "../server";
 
 /** A listening server and what a client needs to call it. */
-export interface BenchServer {
+interface BenchServer {
   /** `http://127.0.0.1:<port>/`. */
   readonly baseURL: string;
   readonly apiKey: string;

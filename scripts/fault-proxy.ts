@@ -19,12 +19,12 @@ import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 
 /** The kinds of fault, each drawn with the same chance. */
-export const FAULT_KINDS = ["5xx-before", "5xx-after", "429", "reset-before", "reset-after", "slow"] as const;
+const FAULT_KINDS = ["5xx-before", "5xx-after", "429", "reset-before", "reset-after", "slow"] as const;
 /** One kind of fault. */
-export type FaultKind = (typeof FAULT_KINDS)[number];
+type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** A seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same faults. */
-export function seeded(seed: number): () => number {
+function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

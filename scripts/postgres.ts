@@ -130,7 +130,7 @@ async function waitUntilReady(url: string, server: ChildProcess, log: () => stri
 }
 
 /** Options of {@link startPostgres}. */
-export interface StartPostgresOptions {
+interface StartPostgresOptions {
   /** Sync every commit to disk, as a real deployment does (the benchmark); off by default (tests). */
   readonly durable?: boolean;
   readonly env?: NodeJS.ProcessEnv;

@@ -10,7 +10,7 @@ import { lowerCaseHeaders } from "./response-body";
 class TimeoutMarker extends Error {}
 
 /** What one attempt sends. */
-export interface AttemptRequest {
+interface AttemptRequest {
   /** Scheme, host and port (no credentials), as undici's dispatcher takes it. */
   origin: string;
   method: "GET" | "POST" | "DELETE";

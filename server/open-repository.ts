@@ -4,7 +4,7 @@ import type { Repository } from "./repository";
 import { openSqliteRepository } from "./repository-sqlite";
 
 /** A database location that cannot be opened as given: a bad URL or an unknown scheme. */
-export class DatabaseLocationError extends Error {
+class DatabaseLocationError extends Error {
   override name = "DatabaseLocationError";
 }
 

@@ -11,7 +11,7 @@ import type { Principal } from "./repository";
 export const RATE_LIMIT_WINDOW_MS = 60_000; // 60 s
 
 /** The limiter's name for a key's window: its id as decimal text (PostgreSQL's `id::text` alike). */
-export function windowKey(keyId: number): string {
+function windowKey(keyId: number): string {
   return String(keyId);
 }
 
