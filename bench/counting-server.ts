@@ -9,11 +9,11 @@ import { fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 
-import { formatDatetime } from "../sdk/resources/notification-handlers";
-import { buildApp, openSqliteRepository } from "../server/app";
+import { formatDatetime } from "../sdk/resources/handler-encoding";
+import { buildApp, openSqliteRepository } from "../server";
 
 /** Requests served since the last {@link CountingServer.take}, by kind. */
-export interface Served {
+interface Served {
   lists: number;
   reads: number;
   writes: number;

@@ -5,7 +5,7 @@
 import { performance } from "node:perf_hooks";
 
 /** What one timed run recorded. */
-export interface RunResult {
+interface RunResult {
   /** Wall time from the first call's start to the last call's end, in milliseconds. */
   readonly elapsedMs: number;
   /** One latency per call, in milliseconds, in call order. */
@@ -53,7 +53,7 @@ export async function run(
 }
 
 /** The nearest-rank percentile `p` (0 to 100) of `sorted`, which must be in ascending order. */
-export function percentile(sorted: ArrayLike<number>, p: number): number {
+function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? Number.NaN;

@@ -5,11 +5,11 @@
  */
 import type { AddressInfo } from "node:net";
 import { HANDLER_TYPE_NAMES, type FieldRule, fieldsOf } from "../sdk/catalog";
-import { formatDatetime } from "../sdk/resources/notification-handlers";
-import { buildApp, openSqliteRepository } from "../server/app";
+import { formatDatetime } from "../sdk/resources/handler-encoding";
+import { buildApp, openSqliteRepository } from "../server";
 
 /** A listening server and what a client needs to call it. */
-export interface BenchServer {
+interface BenchServer {
   /** `http://127.0.0.1:<port>/`. */
   readonly baseURL: string;
   readonly apiKey: string;

@@ -13,10 +13,10 @@ import {
   nameViolation,
 } from "../sdk/catalog";
 import { equalAfterCleaning } from "../sdk/cleaning";
-import type { NotificationHandler as ApiHandler } from "../sdk/resources/notification-handlers";
+import type { NotificationHandler as ApiHandler } from "../sdk/resources/handler-parsing";
 
 /** A type-specific value of an exported handler. */
-export type ExportedField =
+type ExportedField =
   | { readonly spec: FieldSpec; readonly kind: "plain"; readonly value: string }
   /** A credential, read from stack config under `configKey`; its value never goes into a file. */
   | { readonly spec: FieldSpec; readonly kind: "secret"; readonly configKey: string };
@@ -36,14 +36,14 @@ export interface ExportedHandler {
 }
 
 /** A handler the export leaves out, and why. */
-export interface SkippedHandler {
+interface SkippedHandler {
   readonly id: number;
   readonly name: string;
   readonly reason: string;
 }
 
 /** A secret to put into the stack's encrypted config. */
-export interface SecretValue {
+interface SecretValue {
   readonly configKey: string;
   readonly handlerId: number;
   readonly property: string;

@@ -10,14 +10,15 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
-import { API_KEY_ENV, BASE_URL_ENV, NotificationHandlersClient } from "../sdk/client";
+import { NotificationHandlersClient } from "../sdk/client";
+import { API_KEY_ENV, BASE_URL_ENV } from "../sdk/client-options";
 import {
   APIConnectionError,
   AuthenticationError,
   NotificationHandlersError,
   ServiceNotFoundError,
 } from "../sdk/errors";
-import type { NotificationHandler as ApiHandler } from "../sdk/resources/notification-handlers";
+import type { NotificationHandler as ApiHandler } from "../sdk/resources/handler-parsing";
 import { CONFIG_KEYS } from "../provider/config";
 import { UPDATE_STRATEGIES, type UpdateStrategy } from "../provider/inputs";
 import { type CliIo, CommandError, UsageError } from "./io";

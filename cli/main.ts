@@ -32,7 +32,7 @@ function packageVersion(): string {
 }
 
 /** Runs the command line `args`; resolves to the exit code. */
-export async function main(args: string[], io: CliIo): Promise<number> {
+async function main(args: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = args;
   try {
     switch (command) {

@@ -9,7 +9,7 @@ import { markdownText as cell } from "./markdown";
 import { type StrategyChoice, strategyCommand, strategyReason } from "./update-strategy";
 
 /** What the files say beyond the plan. */
-export interface ProjectOptions {
+interface ProjectOptions {
   /** The Pulumi project name. */
   readonly project: string;
   /** The site the handlers were read from (not a secret: it goes into the README and stack config). */
@@ -23,10 +23,10 @@ export interface ProjectOptions {
 }
 
 /** File name to content. */
-export type ProjectFiles = Record<string, string>;
+type ProjectFiles = Record<string, string>;
 
 /** The `@pulumi/pulumi` range a new project installs (the version this package is built and tested with). */
-export const PULUMI_RANGE = "^3.259.0";
+const PULUMI_RANGE = "^3.259.0";
 
 /** Renders every file of the project. */
 export function renderProject(plan: ExportPlan, options: ProjectOptions): ProjectFiles {

@@ -8,13 +8,13 @@ import type * as AutomationModule from "@pulumi/pulumi/automation";
 import { CommandError } from "./io";
 
 /** A config value and whether the stack encrypts it. */
-export interface ConfigEntry {
+interface ConfigEntry {
   value: string;
   secret: boolean;
 }
 
 /** What {@link configureStack} needs. */
-export interface StackConfigRequest {
+interface StackConfigRequest {
   /** The project folder (holds `Pulumi.yaml`). */
   workDir: string;
   stack: string;

@@ -3,7 +3,7 @@
  * that says how to set a missing one. The dynamic provider (`configure()`) and the lookups (the
  * program's config) read through the same function.
  */
-import { API_KEY_ENV, BASE_URL_ENV, TIMEOUT_ENV } from "../sdk/client";
+import { API_KEY_ENV, BASE_URL_ENV, TIMEOUT_ENV } from "../sdk/client-options";
 import { UPDATE_STRATEGIES, type UpdateStrategy } from "./inputs";
 
 /** Stack configuration keys of the provider. */

@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 
-import { redactURL } from "../sdk/errors";
+import { redactURL } from "../sdk/redaction";
 import type { Connection } from "./config";
 import type { CheckFailure, HandlerInputs } from "./inputs";
 import { UNKNOWN } from "./inputs";

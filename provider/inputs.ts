@@ -13,7 +13,7 @@ import {
   typeOfField,
 } from "../sdk/catalog";
 import { equalAfterCleaning } from "../sdk/cleaning";
-import type { NotificationHandler as ApiHandler } from "../sdk/resources/notification-handlers";
+import type { NotificationHandler as ApiHandler } from "../sdk/resources/handler-parsing";
 
 /** How a change that the API could apply in place is carried out. */
 export type UpdateStrategy = "in-place" | "replace";

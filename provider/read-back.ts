@@ -18,7 +18,7 @@
  * a second. A create-up of N handlers costs N writes and about N / parallelism lists.
  */
 import type { Page } from "../sdk/pagination";
-import type { NotificationHandler as ApiHandler } from "../sdk/resources/notification-handlers";
+import type { NotificationHandler as ApiHandler } from "../sdk/resources/handler-parsing";
 import { type Account, LIST_PAGE_SIZE } from "./account";
 import type { HandlersApi } from "./context";
 import { type LiveHandler, toLive } from "./inputs";

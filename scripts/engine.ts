@@ -54,7 +54,7 @@ export interface Engine {
 }
 
 /** Which `pulumi-language-nodejs` the CLI will find first on PATH. */
-export interface LanguageHost {
+interface LanguageHost {
   /** The folder holding it. */
   dir: string;
   /** "installed" with an installed Pulumi; "project" for the project's own (scripts/language-host). */
@@ -70,7 +70,7 @@ export function enginePath(engine: Engine): string[] {
 }
 
 /** Options of {@link ensureEngine}. */
-export interface EnsureEngineOptions {
+interface EnsureEngineOptions {
   /** The package root holding package-lock.json and node_modules/@pulumi/pulumi. */
   projectRoot?: string;
   /** Where progress goes while building (minutes the first time). */
@@ -119,7 +119,7 @@ async function cliVersion(pulumi: string): Promise<string | undefined> {
 }
 
 /** The @pulumi/pulumi version recorded in package-lock.json. */
-export async function lockedPulumiVersion(projectRoot: string): Promise<string> {
+async function lockedPulumiVersion(projectRoot: string): Promise<string> {
   const lock = JSON.parse(await readFile(join(projectRoot, "package-lock.json"), "utf8")) as {
     packages?: Record<string, { version?: string }>;
   };

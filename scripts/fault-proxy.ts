@@ -13,18 +13,21 @@
  * Usage: `node dist/scripts/fault-proxy.js --target URL [--rate 0.2] [--seed 1] [--slow-ms 3000]
  * [--kinds 429,slow] [--port 0]`. The first line on stdout is `listening on http://127.0.0.1:PORT`; then one line per
  * fault, `fault KIND METHOD PATH`. SIGTERM and SIGINT stop it. Loopback only: it refuses another host.
+ *
+ * Test infrastructure kept in scripts/ rather than test/: the tests run it as its own process from
+ * `dist/`, and neither the build (tsconfig.build.json) nor the Dockerfile compiles anything of test/.
  */
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 
 /** The kinds of fault, each drawn with the same chance. */
-export const FAULT_KINDS = ["5xx-before", "5xx-after", "429", "reset-before", "reset-after", "slow"] as const;
+const FAULT_KINDS = ["5xx-before", "5xx-after", "429", "reset-before", "reset-after", "slow"] as const;
 /** One kind of fault. */
-export type FaultKind = (typeof FAULT_KINDS)[number];
+type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** A seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same faults. */
-export function seeded(seed: number): () => number {
+function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

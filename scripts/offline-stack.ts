@@ -11,7 +11,7 @@ import { delimiter, dirname, join } from "node:path";
 import * as automation from "@pulumi/pulumi/automation";
 
 /** What {@link createOfflineStack} needs. */
-export interface OfflineStackOptions {
+interface OfflineStackOptions {
   /** The engine's bin folder (see `scripts/engine.ts`). */
   binDir: string;
   /**
@@ -29,7 +29,7 @@ export interface OfflineStackOptions {
 }
 
 /** A stack and what it needs to be cleaned up. */
-export interface OfflineStack {
+interface OfflineStack {
   stack: automation.Stack;
   /** The stack's state file as the backend stores it (secrets encrypted). */
   stateFile(): Promise<string>;

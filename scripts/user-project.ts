@@ -27,7 +27,7 @@ export interface CommandResult {
 }
 
 /** Options of {@link runCommand}. */
-export interface RunOptions {
+interface RunOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** Text written to the command's standard input. */
@@ -112,7 +112,7 @@ function isInstallProduct(path: string): boolean {
 }
 
 /** Options of {@link copyExample}. */
-export interface CopyExampleOptions {
+interface CopyExampleOptions {
   /** The folder under examples/. */
   example: string;
   /** The folder to copy it to; made when missing. */
@@ -153,7 +153,7 @@ export async function copyExample(options: CopyExampleOptions, root = REPOSITORY
 export const REGISTRY_SNAPSHOT = { before: "2026-11-20T00:00:00Z", newestPulumi: "3.270.0" } as const;
 
 /** Options of {@link userEnvironment}. */
-export interface UserEnvironmentOptions {
+interface UserEnvironmentOptions {
   /** The user's home folder: the Pulumi home and the local backend go there. */
   home: string;
   /** Folders to put first on PATH (the engine's, see `enginePath`). */

@@ -6,6 +6,8 @@
  * before an error is built, and no error stores request headers.
  */
 
+import { redactURL } from "./redaction";
+
 /** Stable machine-readable error codes. */
 export type ErrorCode =
   | "notification_handlers_error"
@@ -429,14 +431,4 @@ const PLAN_HINT =
 
 function withHint(status: number, body: unknown, request: RequestInfo, hint: string): string {
   return `${request.method} ${request.path}: ${status} ${describeEntries(parseErrorEntries(body), status)} ${hint}`;
-}
-
-/** Drops user:password from a URL so it can go into a message. */
-export function redactURL(url: string): string {
-  if (!URL.canParse(url)) return url;
-  const parsed = new URL(url);
-  if (parsed.username === "" && parsed.password === "") return url;
-  parsed.username = "";
-  parsed.password = "";
-  return parsed.toString();
 }

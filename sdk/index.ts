@@ -3,34 +3,34 @@
 export * from "./catalog";
 export * from "./cleaning";
 export * from "./errors";
+export { redactURL } from "./redaction";
 export {
   API_KEY_ENV,
   BASE_URL_ENV,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
-  NotificationHandlersClient,
   type ClientOptions,
-  type ClientStats,
   type Logger,
-  type RequestOptions,
-} from "./client";
+} from "./client-options";
+export type { RequestOptions } from "./api-request";
+export type { ClientStats } from "./transport";
+export { NotificationHandlersClient } from "./client";
 export { Page, PagePromise, type PageLinks, type PageMeta } from "./pagination";
 export type { PacerState } from "./rate-limit";
-export {
-  NotificationHandler,
-  NotificationHandlers,
-  formatDatetime,
-  typeSettings,
-  type DatetimeParam,
-  type NotificationHandlerCreateParams,
-  type NotificationHandlerCreateParamsOf,
-  type NotificationHandlerCreateResponse,
-  type NotificationHandlerListParams,
-  type NotificationHandlerPartialUpdateParams,
-  type NotificationHandlerUpdateParams,
-  type NotificationHandlerUpdateParamsOf,
-  type NotificationHandlerUpdateResponse,
-  type NotificationHandlersPage,
-} from "./resources/notification-handlers";
+export { NotificationHandler, typeSettings } from "./resources/handler-parsing";
+export { formatDatetime } from "./resources/handler-encoding";
+export type {
+  DatetimeParam,
+  NotificationHandlerCreateParams,
+  NotificationHandlerCreateParamsOf,
+  NotificationHandlerCreateResponse,
+  NotificationHandlerListParams,
+  NotificationHandlerPartialUpdateParams,
+  NotificationHandlerUpdateParams,
+  NotificationHandlerUpdateParamsOf,
+  NotificationHandlerUpdateResponse,
+  NotificationHandlersPage,
+} from "./resources/handler-params";
+export { NotificationHandlers } from "./resources/notification-handlers";
 
 export { NotificationHandlersClient as default } from "./client";

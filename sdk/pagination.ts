@@ -41,7 +41,7 @@ export interface PageLinks {
 }
 
 /** Fetches page `page` of the same query; `seenBefore` carries the ids of the pages before it. */
-export type PageFetcher<Item extends { id: number }> = (
+type PageFetcher<Item extends { id: number }> = (
   page: number,
   seenBefore: ReadonlySet<number>,
 ) => Promise<Page<Item>>;

@@ -13,7 +13,7 @@
 import { resetSeconds, retryAfterSeconds, type ResponseHeaders } from "./errors";
 
 /** What the pacer needs from its owner. */
-export interface PacerOptions {
+interface PacerOptions {
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   /** Length of the server's window when it does not say (60 s everywhere: docs/api.md#rate-limit). */

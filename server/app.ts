@@ -1,6 +1,7 @@
 /**
- * The reference Notification Handlers service: `buildApp` assembles it without listening, so tests
- * can `inject` requests or listen on port 0, and `main.ts` can serve it.
+ * `buildApp` assembles the reference Notification Handlers service without listening, so tests can
+ * `inject` requests or listen on port 0, and `main.ts` can serve it. What the package exports of the
+ * server is in `index.ts`.
  */
 import { METHODS } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
@@ -20,20 +21,13 @@ import { ApiError, BODY_LIMIT, TITLES, installErrorHandling, sendError } from ".
 import { type Presenter, referencePresenter } from "./presenter";
 import { DEFAULT_REQUEST_TIMEOUT, connectHandler, protocolErrorHandler, timeoutOptions } from "./protocol";
 import { isPostgresUrl } from "./records";
-import { type Repository, openSqliteRepository } from "./repository";
+import type { Repository } from "./repository";
+import { openSqliteRepository } from "./repository-sqlite";
 import { registerHealthRoutes } from "./routes/health";
 import { AllowedMethods } from "./routes/methods";
 import { registerOpenApiRoute } from "./routes/openapi";
 import { referenceRules, registerNotificationHandlerRoutes } from "./routes/notification-handlers";
 import type { FormEntry } from "./schemas/notification-handlers";
-
-export { openRepository, openSqliteRepository } from "./repository";
-export type { HandlerChange, HandlerRecord, Repository } from "./repository";
-export type { Presenter } from "./presenter";
-export type { Clock } from "./clock";
-export { EMULATED_VERSIONS, type EmulatedVersion, isEmulatedVersion } from "./emulation";
-export { DEFAULT_REQUEST_TIMEOUT } from "./protocol";
-export { OPENAPI_PATH, openApiDocument } from "./openapi";
 
 /** The default number of requests per key and minute. */
 export const DEFAULT_RATE_LIMIT = 60;

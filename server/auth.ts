@@ -1,7 +1,7 @@
 /** Bearer authentication and the per-key rate limit, run before anything else of a request. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, TITLES } from "./errors";
-import type { KeyCharge, RequestLimiter } from "./rate-limit";
+import type { KeyCharge, RequestLimiter } from "./limiter";
 import type { Principal, Repository } from "./repository";
 
 declare module "fastify" {

@@ -36,7 +36,7 @@ export interface Problem {
 }
 
 /** The JSON body of every error answer. */
-export interface ErrorBody {
+interface ErrorBody {
   errors: Array<{ title: string; status: number; detail?: string; source?: { parameter: string } }>;
 }
 

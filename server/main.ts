@@ -9,20 +9,16 @@ import { dirname, resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { FastifyInstance } from "fastify";
 import { HANDLER_TYPE_NAMES, isHandlerType } from "../sdk/catalog";
-import {
-  DEFAULT_RATE_LIMIT,
-  DEFAULT_REQUEST_TIMEOUT,
-  EMULATED_VERSIONS,
-  type EmulatedVersion,
-  buildApp,
-  isEmulatedVersion,
-} from "./app";
+import { DEFAULT_RATE_LIMIT, buildApp } from "./app";
 import { formatDatetime } from "./clock";
+import { EMULATED_VERSIONS, type EmulatedVersion, isEmulatedVersion } from "./emulation";
+import { openRepository } from "./open-repository";
+import { DEFAULT_REQUEST_TIMEOUT } from "./protocol";
 import { isPostgresUrl, redactUrl, urlScheme } from "./records";
-import { type Repository, openRepository } from "./repository";
+import type { Repository } from "./repository";
 
 /** Where `--db` points when it is not given, relative to the working directory. */
-export const DEFAULT_DB = "./.data/notification-handlers.db";
+const DEFAULT_DB = "./.data/notification-handlers.db";
 const DEFAULT_HOST = "127.0.0.1";
 const DEFAULT_PORT = 8080;
 
@@ -52,12 +48,12 @@ const USAGE = `Usage:
   Logs go to stderr as JSON lines.`;
 
 /** A command-line mistake: reported on one line, exit code 2. */
-export class UsageError extends Error {
+class UsageError extends Error {
   override name = "UsageError";
 }
 
 /** The streams and process hooks a command uses; tests may pass their own. */
-export interface CliIo {
+interface CliIo {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
   /** Registers what to do on SIGINT and SIGTERM. */
@@ -323,7 +319,7 @@ async function keys(args: readonly string[], io: CliIo): Promise<number> {
  * Runs the command line. Resolves to the exit code once the command has done its work; for
  * `serve` that is as soon as it listens, and the process then lives until a signal closes it.
  */
-export async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [command, ...args] = argv;
   if (argv.includes("--help") || argv.includes("-h")) {
     io.stdout.write(`${USAGE}\n`);

@@ -14,7 +14,7 @@ export interface Answer {
 }
 
 /** The handler as the API returns it. */
-export interface HandlerView {
+interface HandlerView {
   id: number;
   type: string | null;
   name: string;
@@ -53,7 +53,7 @@ export interface Presenter {
 }
 
 /** The reference handler shape. */
-export function handlerView(record: HandlerRecord): HandlerView {
+function handlerView(record: HandlerRecord): HandlerView {
   return {
     id: record.id,
     type: record.type,
@@ -66,7 +66,7 @@ export function handlerView(record: HandlerRecord): HandlerView {
 }
 
 /** The URL of one page: the request's parameters, then `page=N`. */
-export function pageUrl(page: ListPage, n: number): string {
+function pageUrl(page: ListPage, n: number): string {
   const query = new URLSearchParams();
   for (const [name, value] of page.linkParams) query.append(name, value);
   query.append("page", String(n));

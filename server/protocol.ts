@@ -28,7 +28,7 @@ export const PROTOCOL_TITLES = {
  * used to live up to 30 s past its limit; checking every second (more often for short limits, as
  * tests use) cuts one within a second of the limit.
  */
-export function checkingInterval(requestTimeout: number): number {
+function checkingInterval(requestTimeout: number): number {
   return Math.max(10, Math.min(1_000, Math.floor(requestTimeout / 4))); // 10 ms to 1 s
 }
 
@@ -45,7 +45,7 @@ export function timeoutOptions(requestTimeout: number): ServerOptions {
 }
 
 /** What the parser's refusals need from the app. */
-export interface ProtocolOptions {
+interface ProtocolOptions {
   /** The methods a path allows, or undefined for a path the app does not have. */
   readonly allowedMethods: (path: string) => readonly string[] | undefined;
   /** How the app renders errors (the emulation's renderer when emulating). */

@@ -4,38 +4,14 @@
  * every instance on one database counts against one budget per key.
  */
 import type { Clock } from "./clock";
+import type { KeyCharge, RateLimitState, RequestLimiter } from "./limiter";
 import type { Principal } from "./repository";
 
 /** The length of a window. */
 export const RATE_LIMIT_WINDOW_MS = 60_000; // 60 s
 
-/** What one request left of its key's window. */
-export interface RateLimitState {
-  /** Whether the request fits in the window. */
-  readonly allowed: boolean;
-  readonly limit: number;
-  /** Requests left in the window after this one. */
-  readonly remaining: number;
-  /** Whole seconds until the window resets (at least 1). */
-  readonly resetSeconds: number;
-}
-
-/** Counts requests per key; `hit` may go to the database. */
-export interface RequestLimiter {
-  readonly limit: number;
-  /** Counts one request of `key` and says whether it may proceed. */
-  hit(key: string): RateLimitState | Promise<RateLimitState>;
-}
-
-/** How an authenticated request is counted: by which limiter, and whether admin keys are left out. */
-export interface KeyCharge {
-  readonly limiter: RequestLimiter;
-  /** Administrator keys are neither counted nor limited when emulating (docs/api.md#deployed-admin-keys). */
-  readonly adminsUnlimited: boolean;
-}
-
 /** The limiter's name for a key's window: its id as decimal text (PostgreSQL's `id::text` alike). */
-export function windowKey(keyId: number): string {
+function windowKey(keyId: number): string {
   return String(keyId);
 }
 

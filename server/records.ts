@@ -42,7 +42,7 @@ export function fold(value: string): string {
 }
 
 /** The settings column (a JSON object of strings) as an object. */
-export function parseSettings(json: string): Record<string, string> {
+function parseSettings(json: string): Record<string, string> {
   const parsed: unknown = JSON.parse(json);
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new Error("settings column is not a JSON object");

@@ -7,7 +7,8 @@
    to keep the Repository's contract, a throw included (it becomes a rejection). */
 import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from "node:sqlite";
 import type { Clock } from "./clock";
-import { type KeyCharge, RateLimiter, type RequestLimiter, chargeKey } from "./rate-limit";
+import type { KeyCharge, RequestLimiter } from "./limiter";
+import { RateLimiter, chargeKey } from "./rate-limit";
 import {
   fold,
   handlerFromRow,

@@ -1,15 +1,12 @@
 /**
- * The store behind the service: users, their API keys and their notification handlers. One
- * interface, two implementations: `repository-sqlite.ts` (node:sqlite, the embedded default) and
- * `repository-postgres.ts` (PostgreSQL, for several instances on one database). Those two files are
- * the only ones with SQL.
+ * The store behind the service, as an interface: users, their API keys and their notification
+ * handlers, and the records, filters and keys it speaks in. Two implementations:
+ * `repository-sqlite.ts` (node:sqlite, the embedded default) and `repository-postgres.ts`
+ * (PostgreSQL, for several instances on one database), the only files with SQL;
+ * `open-repository.ts` picks one for a location. Types only, so anything may import it.
  */
 import type { Clock } from "./clock";
-import type { KeyCharge, RateLimitState, RequestLimiter } from "./rate-limit";
-import { isPostgresUrl, redactUrl, urlScheme } from "./records";
-import { openSqliteRepository } from "./repository-sqlite";
-
-export { MIGRATIONS, SCHEMA_VERSION, openSqliteRepository } from "./repository-sqlite";
+import type { KeyCharge, RateLimitState, RequestLimiter } from "./limiter";
 
 /** A stored notification handler. `settings` holds exactly the fields of its type. */
 export interface HandlerRecord {
@@ -146,28 +143,4 @@ export interface Repository {
   ping(): Promise<void>;
   /** Closes the database; the repository is unusable afterwards. */
   close(): Promise<void>;
-}
-
-/** A database location that cannot be opened as given: a bad URL or an unknown scheme. */
-export class DatabaseLocationError extends Error {
-  override name = "DatabaseLocationError";
-}
-
-/**
- * Opens the store at `location`, creating and migrating its schema if needed: a `postgres://` or
- * `postgresql://` URL, else an SQLite file path (`:memory:` keeps nothing). The PostgreSQL client
- * is loaded only for a URL. Errors never show the URL's password.
- */
-export async function openRepository(location: string): Promise<Repository> {
-  if (isPostgresUrl(location)) {
-    const { openPostgresRepository } = await import("./repository-postgres.js");
-    return openPostgresRepository(location);
-  }
-  const scheme = urlScheme(location);
-  if (scheme !== undefined) {
-    throw new DatabaseLocationError(
-      `${redactUrl(location)}: a ${scheme}:// URL names no store this server knows; give postgres://... or an SQLite file path`,
-    );
-  }
-  return openSqliteRepository(location);
 }

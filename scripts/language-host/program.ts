@@ -31,13 +31,13 @@ export interface RunSpec {
 }
 
 /** A program's end, as the engine's `RunResponse` carries it. */
-export type RunOutcome = { kind: "ok" } | { kind: "bail" } | { kind: "error"; message: string };
+type RunOutcome = { kind: "ok" } | { kind: "bail" } | { kind: "error"; message: string };
 
 /** The exit code with which `cmd/run` says it has already shown the user the program's error. */
 const BAIL_EXIT_CODE = 32;
 
 /** `@pulumi/pulumi/cmd/run` as installed for the program: the nearest node_modules above its folder. */
-export function findRunScript(programDirectory: string): string | undefined {
+function findRunScript(programDirectory: string): string | undefined {
   for (let dir = resolve(programDirectory); ; dir = dirname(dir)) {
     const script = join(dir, "node_modules", "@pulumi", "pulumi", "cmd", "run", "index.js");
     if (existsSync(script)) return dirname(script);
@@ -56,7 +56,7 @@ function configForEnvironment(config: Record<string, string>): string {
 }
 
 /** The `node` command line and environment that run the program. */
-export function programCommand(
+function programCommand(
   spec: RunSpec,
   runScript: string,
   environment: NodeJS.ProcessEnv,
@@ -90,7 +90,7 @@ export function programCommand(
 }
 
 /** Maps how the program's process ended to what the engine is told. */
-export function outcomeOf(code: number | null, signal: NodeJS.Signals | null): RunOutcome {
+function outcomeOf(code: number | null, signal: NodeJS.Signals | null): RunOutcome {
   if (code === 0) return { kind: "ok" };
   if (code === BAIL_EXIT_CODE) return { kind: "bail" };
   if (code !== null) return { kind: "error", message: `Program exited with non-zero exit code: ${code}` };

@@ -6,7 +6,7 @@ import { ApiError, type ErrorRenderer, TITLES, errorBody, renderError } from "..
 import type { EmulatedVersion } from "./versions";
 
 /** The titles deployed instances answer with, spelled as they spell them. */
-export const DEPLOYED_TITLES = {
+const DEPLOYED_TITLES = {
   /** Validation failures from 2025 on. */
   requiredFields: "You must fill all the required fields.",
   /** Validation failures in 2023. */
@@ -16,7 +16,7 @@ export const DEPLOYED_TITLES = {
 } as const;
 
 /** The validation title of `version`. */
-export function validationTitle(version: EmulatedVersion): string {
+function validationTitle(version: EmulatedVersion): string {
   return version === "2023" ? DEPLOYED_TITLES.allFields : DEPLOYED_TITLES.requiredFields;
 }
 

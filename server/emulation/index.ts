@@ -27,7 +27,7 @@ export { installFeatureOff, isFeaturePath, sendFeatureOff } from "./feature-off"
 export type { SiteOptions } from "./writes";
 
 /** What the app swaps in to answer as a deployed version. */
-export interface Emulation {
+interface Emulation {
   readonly presenter: Presenter;
   /** The rules over the app's store (a plan limit counts the user's handlers). */
   rules(repository: Repository): HandlerRules;

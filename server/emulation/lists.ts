@@ -7,7 +7,7 @@ import { type HandlerListQuery, LIST_PARAMETERS, parseListQuery } from "../schem
 import type { EmulatedVersion } from "./versions";
 
 /** The page size of an invalid `results_per_page` (docs/api.md#deployed-list-lenient-parameters). */
-export const FALLBACK_RESULTS_PER_PAGE = 100;
+const FALLBACK_RESULTS_PER_PAGE = 100;
 
 /** The parameters 2025 still reads: it paginates, but filters, searches and orders nothing. */
 const READ_BY_2025: ReadonlySet<string> = new Set(["page", "results_per_page"]);

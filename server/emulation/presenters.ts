@@ -41,7 +41,7 @@ function enabledView(version: EmulatedVersion, record: HandlerRecord): boolean |
 }
 
 /** The handler as `version` shows it; `created` for a 2026 create answer's `activation_code`. */
-export function deployedHandlerView(
+function deployedHandlerView(
   version: EmulatedVersion,
   record: HandlerRecord,
   created = false,
@@ -66,7 +66,7 @@ export function deployedHandlerView(
  * What a 2025 update answers: the handler shape with nothing in it
  * (docs/api.md#deployed-2025-update-saves-nothing).
  */
-export const EMPTY_2025_UPDATE_ANSWER = {
+const EMPTY_2025_UPDATE_ANSWER = {
   id: null,
   type: null,
   settings: JSON.stringify({ "": "" }),

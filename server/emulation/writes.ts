@@ -30,7 +30,7 @@ export interface SiteOptions {
 }
 
 /** The damaged settings a 2026 update stores (docs/api.md#deployed-2026-update-wipes-type). */
-export const DAMAGED_SETTINGS: Readonly<Record<string, string>> = { "": "" };
+const DAMAGED_SETTINGS: Readonly<Record<string, string>> = { "": "" };
 
 /** A form as PHP's `$_POST` holds it: one value per field, the last one sent; file parts are not there. */
 function postFields(entries: readonly FormEntry[]): Map<string, string> {
@@ -43,7 +43,7 @@ function postFields(entries: readonly FormEntry[]): Map<string, string> {
  * PHP's `(int)` of a form value, as deployed instances read `is_enabled`: leading blanks, a sign and
  * digits, anything else 0, so `true` reads as 0 (docs/api.md#deployed-is-enabled-form).
  */
-export function phpIntIsTruthy(raw: string): boolean {
+function phpIntIsTruthy(raw: string): boolean {
   const match = /^[ \t\n\r\v\f]*[+-]?0*([1-9])?/.exec(raw);
   return match?.[1] !== undefined;
 }

@@ -9,17 +9,17 @@ import type { Repository } from "../repository";
 import type { AllowedMethods } from "./methods";
 
 /** The liveness path. */
-export const HEALTH_PATH = "/healthz";
+const HEALTH_PATH = "/healthz";
 /** The readiness path. */
-export const READY_PATH = "/readyz";
+const READY_PATH = "/readyz";
 
 const PROBE_METHODS = ["GET", "HEAD"] as const;
 
 /** The title of a readiness failure. */
-export const NOT_READY_TITLE = "The service is not ready.";
+const NOT_READY_TITLE = "The service is not ready.";
 
 /** What the probes need from the app. */
-export interface HealthRoutesOptions {
+interface HealthRoutesOptions {
   readonly repository: Repository;
   /** Whether the app is shutting down: it finishes what it has but should get no new work. */
   readonly closing: () => boolean;

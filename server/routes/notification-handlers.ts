@@ -39,7 +39,7 @@ export const referenceRules: HandlerRules = {
 };
 
 /** What the routes need from the app. */
-export interface NotificationHandlerRoutesOptions {
+interface NotificationHandlerRoutesOptions {
   readonly repository: Repository;
   readonly presenter: Presenter;
   /** How requests are read; the reference rules when absent. */
@@ -55,9 +55,9 @@ export interface NotificationHandlerRoutesOptions {
 
 const COLLECTION = "/api/notification-handlers";
 /** The list and create paths: with and without the trailing slash. */
-export const COLLECTION_PATHS = [COLLECTION, `${COLLECTION}/`] as const;
+const COLLECTION_PATHS = [COLLECTION, `${COLLECTION}/`] as const;
 /** The read, update and delete path. */
-export const ITEM_PATH = `${COLLECTION}/:id`;
+const ITEM_PATH = `${COLLECTION}/:id`;
 
 const COLLECTION_METHODS = ["GET", "HEAD", "POST"] as const;
 const ITEM_METHODS = ["GET", "HEAD", "POST", "DELETE"] as const;

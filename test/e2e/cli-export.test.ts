@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client";
-import type { NotificationHandlerCreateParams } from "../../sdk/resources/notification-handlers";
+import type { NotificationHandlerCreateParams } from "../../sdk/resources/handler-params";
 import {
   mustRun,
   runCommand,

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 
-import type { EmulatedVersion } from "../../server/app";
+import type { EmulatedVersion } from "../../server";
 import { createStack, pkg, providerConfig, startServer, type TestServer, type TestStack } from "./harness";
 
 const servers: TestServer[] = [];

@@ -21,7 +21,7 @@ import {
   type EmulatedVersion,
   type HandlerRecord,
   type Repository,
-} from "../../server/app";
+} from "../../server";
 
 export const ROOT = resolve(__dirname, "..", "..");
 /** `require` from the repository root, outside the test runner's transform. */

@@ -19,7 +19,7 @@ import { createInterface } from "node:readline";
 import { inject } from "vitest";
 
 import type { NotificationHandlersClient } from "../../sdk/client";
-import type { NotificationHandler } from "../../sdk/resources/notification-handlers";
+import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
 import {
   copyExample,
   REPOSITORY_ROOT,

@@ -13,7 +13,7 @@ import {
   ServiceNotFoundError,
   ValidationError,
 } from "../../sdk";
-import type { BuildAppOptions, EmulatedVersion } from "../../server/app";
+import type { BuildAppOptions, EmulatedVersion } from "../../server";
 import { virtualClock } from "./sdk-helpers";
 import { type TestServer, startServer } from "./server-helpers";
 

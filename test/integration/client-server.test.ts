@@ -6,7 +6,7 @@
 
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, type Repository } from "../../server/app";
+import { buildApp, type Repository } from "../../server";
 import {
   AuthenticationError,
   HANDLER_TYPES,

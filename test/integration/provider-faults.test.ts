@@ -10,7 +10,7 @@ import { ProviderContext } from "../../provider/context";
 import type { HandlerInputs } from "../../provider/inputs";
 import * as operations from "../../provider/operations";
 import { NotificationHandlersClient } from "../../sdk/client";
-import type { NotificationHandler } from "../../sdk/resources/notification-handlers";
+import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
 import { type FaultProxy, startFaultProxy } from "../fault-proxy";
 import { type TestServer, startServer } from "./server-helpers";
 

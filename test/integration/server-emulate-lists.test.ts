@@ -3,7 +3,7 @@
  * ("Lists") it reproduces.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EmulatedVersion } from "../../server/app";
+import type { EmulatedVersion } from "../../server";
 import { type Answer, type TestServer, startServer } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";

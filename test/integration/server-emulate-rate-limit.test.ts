@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatedVersion, buildApp, type Repository } from "../../server/app";
+import { type EmulatedVersion, buildApp, type Repository } from "../../server";
 import { manualClock, openTestRepository } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";

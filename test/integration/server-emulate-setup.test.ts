@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type BuildAppOptions, buildApp } from "../../server/app";
-import { MIGRATIONS, SCHEMA_VERSION, openSqliteRepository } from "../../server/repository";
+import { type BuildAppOptions, buildApp } from "../../server";
+import { MIGRATIONS, SCHEMA_VERSION, openSqliteRepository } from "../../server/repository-sqlite";
 import { CLI, type CliProcess, call, runCli, startCli } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";

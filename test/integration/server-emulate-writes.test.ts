@@ -3,7 +3,7 @@
  * each pinned to the item of docs/api.md#deployed ("Writes") it reproduces.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { EmulatedVersion } from "../../server/app";
+import type { EmulatedVersion } from "../../server";
 import { type TestServer, startServer } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";

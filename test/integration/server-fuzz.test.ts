@@ -17,10 +17,10 @@ import {
   buildApp,
   openSqliteRepository,
   type Repository,
-} from "../../server/app";
+} from "../../server";
 import { specProblems } from "./openapi-check";
 import { type Answer, STORE, call, createTestDatabase, storedText } from "./server-helpers";
-import { openRepository } from "../../server/repository";
+import { openRepository } from "../../server/open-repository";
 
 const PATH = "/api/notification-handlers";
 /**

@@ -18,7 +18,7 @@ import {
   openRepository,
   openSqliteRepository,
   type Repository,
-} from "../../server/app";
+} from "../../server";
 import { assertMatchesSpec } from "./openapi-check";
 
 /** The compiled command line, built by `npm run build`. */

@@ -1,6 +1,6 @@
 /** The served OpenAPI description, and the check the server tests run every answer through. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openApiDocument } from "../../server/app";
+import { openApiDocument } from "../../server";
 import { specProblems } from "./openapi-check";
 import { type TestServer, startServer } from "./server-helpers";
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, openSqliteRepository } from "../../server/app";
+import { buildApp, openSqliteRepository } from "../../server";
 
 const PATH = "/api/notification-handlers";
 

@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { type HandlerRecord, type Repository, buildApp } from "../../server/app";
+import { type HandlerRecord, type Repository, buildApp } from "../../server";
 import type { HandlerData } from "../../server/repository";
-import { openRepository } from "../../server/repository";
+import { openRepository } from "../../server/open-repository";
 import { type WireCounter, startWireCounter } from "./postgres-wire";
 import { type Answer, call, createTestDatabase, manualClock } from "./server-helpers";
 

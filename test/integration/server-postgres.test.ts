@@ -6,9 +6,9 @@
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatedVersion, type Repository, buildApp } from "../../server/app";
+import { type EmulatedVersion, type Repository, buildApp } from "../../server";
 import { POSTGRES_SCHEMA_VERSION } from "../../server/repository-postgres";
-import { openRepository } from "../../server/repository";
+import { openRepository } from "../../server/open-repository";
 import {
   type Answer,
   type CliProcess,

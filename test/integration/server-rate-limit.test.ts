@@ -1,6 +1,6 @@
 /** The per-key rate limit, driven by an injected clock: no test waits for a real minute. */
 import { afterEach, describe, expect, it } from "vitest";
-import { buildApp } from "../../server/app";
+import { buildApp } from "../../server";
 import { type TestServer, errorsOf, openTestRepository, startServer } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";

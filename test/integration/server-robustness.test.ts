@@ -1,7 +1,7 @@
 /** Hostile and broken input: every one answers a documented 4xx, never a 500 or a crash. */
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, type Repository } from "../../server/app";
+import { buildApp, type Repository } from "../../server";
 import {
   type Answer,
   type TestServer,

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCHEMA_VERSION, openRepository } from "../../server/repository";
+import { openRepository } from "../../server/open-repository";
+import { SCHEMA_VERSION } from "../../server/repository-sqlite";
 
 const NOW = "2024-01-01 00:00:00";
 let dir: string;

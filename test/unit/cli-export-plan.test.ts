@@ -6,7 +6,7 @@ import { renderProject } from "../../cli/project-files";
 import { chooseUpdateStrategy } from "../../cli/update-strategy";
 import { fieldByProperty } from "../../sdk/catalog";
 import { cleanLikeDeployed, equalAfterCleaning } from "../../sdk/cleaning";
-import type { NotificationHandler } from "../../sdk/resources/notification-handlers";
+import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
 import { checkInputs, desiredFrom, differences, toLive } from "../../provider/inputs";
 
 const handler = (

@@ -15,7 +15,7 @@ import {
   parseUpdateStrategy,
   strategyLine,
 } from "../../cli/update-strategy";
-import type { NotificationHandler } from "../../sdk/resources/notification-handlers";
+import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
 
 const SET_REPLACE = "pulumi config set notification-handlers:updateStrategy replace";
 

@@ -10,10 +10,10 @@ import { readSettings } from "../../provider/config";
 import { CreateOutcomeUnknownError, InternalServerError, NotFoundError } from "../../sdk/errors";
 import { Page, PagePromise } from "../../sdk/pagination";
 import type {
-  NotificationHandler,
   NotificationHandlerCreateResponse,
   NotificationHandlerUpdateResponse,
-} from "../../sdk/resources/notification-handlers";
+} from "../../sdk/resources/handler-params";
+import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
 
 /** How a create fails: 500 before storing anything, 500 after storing, or a reset after storing. */
 export type CreateFault = "500-before" | "500-after" | "reset-after";

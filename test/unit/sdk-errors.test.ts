@@ -18,9 +18,9 @@ import {
   ValidationError,
   makeAPIError,
   parseErrorEntries,
-  redactURL,
   retryAfterSeconds,
 } from "../../sdk/errors";
+import { redactURL } from "../../sdk/redaction";
 
 const json = { "content-type": "application/json" };
 const body = (title: string, status: number | string, extra: Record<string, unknown> = {}) => ({

@@ -1,12 +1,11 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import {
-  NotificationHandler,
-  formatDatetime,
-  typeSettings,
-  type NotificationHandlerCreateParams,
-  type NotificationHandlerListParams,
-  type NotificationHandlerUpdateParams,
-} from "../../sdk/resources/notification-handlers";
+import { formatDatetime } from "../../sdk/resources/handler-encoding";
+import type {
+  NotificationHandlerCreateParams,
+  NotificationHandlerListParams,
+  NotificationHandlerUpdateParams,
+} from "../../sdk/resources/handler-params";
+import { NotificationHandler, typeSettings } from "../../sdk/resources/handler-parsing";
 import { parseJSONKeepingBigIntegers } from "../../sdk/json";
 
 const base = { id: 7, type: "email", name: "Ops", last_datetime: null, datetime: "2025-01-02 03:04:05" };
