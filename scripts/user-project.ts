@@ -36,16 +36,31 @@ interface RunOptions {
   onOutput?: (text: string) => void;
   /** Stop the command after this long (milliseconds); default 10 minutes. */
   timeoutMs?: number;
+  /** Stops the command, and every process it started, when aborted. */
+  signal?: AbortSignal;
 }
 
 /** Runs a command to its end; never rejects for a non-zero exit (the caller looks at `code`). */
 export function runCommand(command: string, args: string[], options: RunOptions): Promise<CommandResult> {
   return new Promise((resolveRun, reject) => {
+    const { signal } = options;
+    // A group of its own, when it can be stopped, so that stopping it reaches what it started.
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env,
       stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      detached: signal !== undefined,
     });
+    const stop = (): void => {
+      if (child.pid === undefined || child.exitCode !== null) return;
+      try {
+        if (signal === undefined) child.kill("SIGKILL");
+        else process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // It ended meanwhile.
+      }
+    };
+    signal?.addEventListener("abort", stop, { once: true });
     if (child.stdout === null || child.stderr === null) throw new Error("spawn gave no output pipes");
     let stdout = "";
     let stderr = "";
@@ -57,14 +72,15 @@ export function runCommand(command: string, args: string[], options: RunOptions)
       stderr += text;
       options.onOutput?.(text);
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 600_000);
+    const timer = setTimeout(stop, options.timeoutMs ?? 600_000);
     child.on("error", (error) => {
       clearTimeout(timer);
       reject(error);
     });
-    child.on("close", (code, signal) => {
+    child.on("close", (code, killedBy) => {
       clearTimeout(timer);
-      resolveRun({ code: code ?? (signal === null ? 1 : 128), stdout, stderr });
+      signal?.removeEventListener("abort", stop);
+      resolveRun({ code: code ?? (killedBy === null ? 1 : 128), stdout, stderr });
     });
     if (options.input !== undefined) {
       child.stdin?.on("error", () => undefined); // a command that does not read its input

@@ -22,6 +22,7 @@ import {
   type CommandResult,
 } from "../../scripts/user-project";
 import { EMULATED_2025, REFERENCE, type TestServer, startServer } from "./harness";
+import { seedDependencies } from "./user-path";
 
 const SECRETS = {
   webhook: "https://hooks.example.com/deploy?token=EXPORT-SECRET-1",
@@ -170,6 +171,7 @@ describe("notification-handlers export, then pulumi up of the exported project",
       expect(index).toMatch(/new NotificationHandler\("duplicate-\d+", \{\n {2}type: "discord"/);
       expect(index).toMatch(/new NotificationHandler\("duplicate-\d+", \{\n {2}type: "telegram"/);
 
+      await seedDependencies(project, env);
       await run("npm", ["install", "--no-audit", "--no-fund"]);
       const mark = server.served.length;
       const up = await run("pulumi", ["up", "--yes", "--stack", "dev"]);

@@ -20,7 +20,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const packs = await scratchFolder("pack");
   project.provide("packageTarball", await packPackage(packs));
-  return () => rm(packs, { recursive: true, force: true });
+  const installs = await scratchFolder("installs");
+  project.provide("installs", installs);
+  return async () => {
+    await rm(packs, { recursive: true, force: true });
+    await rm(installs, { recursive: true, force: true });
+  };
 }
 
 declare module "vitest" {
@@ -30,5 +35,7 @@ declare module "vitest" {
     enginePath: string[];
     /** The package as `npm pack` made it. */
     packageTarball: string;
+    /** A folder for the finished installs that user projects are seeded from (see `seedDependencies`). */
+    installs: string;
   }
 }

@@ -9,9 +9,13 @@
  * `:8081`) in later steps becomes that server's real address. One thing differs from the
  * user's shell: `pulumi login --local` logs in to `~/.pulumi` of the account in /etc/passwd, whatever
  * HOME says, so the session sets `PULUMI_BACKEND_URL` (which wins over the login) to a folder of its
- * own, and `PULUMI_HOME` with it: the stacks of the tests never mix with the machine's.
+ * own, and `PULUMI_HOME` with it: the stacks of the tests never mix with the machine's. The copy
+ * starts with the node_modules of an earlier real install of the same dependencies in the same run
+ * (`seedDependencies`), as on a machine that installed them before; the README's `npm install` runs.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -22,6 +26,7 @@ import type { NotificationHandlersClient } from "../../sdk/client";
 import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
 import {
   copyExample,
+  mustRun,
   REPOSITORY_ROOT,
   runCommand,
   scratchFolder,
@@ -51,6 +56,50 @@ export async function installedVersion(session: UserSession, name: string): Prom
   return found.version;
 }
 
+/**
+ * Puts into `project` the node_modules and lockfile of a finished `npm install` of the same
+ * dependencies, so that the README's own `npm install` runs as written and finds the tree complete.
+ * The first project of each set of dependencies in a test run installs it for real, from the packed
+ * tarball and the registry snapshot (the others wait for it): one install proves what each would,
+ * and installing the same tree again took most of the suite's time.
+ */
+export async function seedDependencies(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const manifest = await readFile(join(project, "package.json"), "utf8");
+  const { dependencies, devDependencies } = JSON.parse(manifest) as Record<string, object | undefined>;
+  const set = [dependencies, devDependencies].map((deps) => Object.entries(deps ?? {}).sort());
+  const key = createHash("sha256").update(JSON.stringify(set)).digest("hex");
+  const template = join(inject("installs"), key.slice(0, 16));
+  const ready = join(template, "ready");
+  const failed = join(template, "failed");
+  const mine = await mkdir(template).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "EEXIST") return false;
+      throw error;
+    },
+  );
+  if (mine) {
+    await writeFile(join(template, "package.json"), manifest);
+    try {
+      await mustRun("npm", ["install", "--no-audit", "--no-fund"], { cwd: template, env });
+      await writeFile(ready, "");
+    } catch (error) {
+      await writeFile(failed, String(error));
+      throw error;
+    }
+  }
+  for (let waited = 0; !existsSync(ready); waited += 1) {
+    if (existsSync(failed))
+      throw new Error(`installing ${template} failed: ${await readFile(failed, "utf8")}`);
+    if (waited > 1_200) throw new Error(`installing ${template} took more than 10 minutes`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await mustRun("cp", ["-a", join(template, "node_modules"), join(template, "package-lock.json"), project], {
+    cwd: project,
+    env,
+  });
+}
+
 /** One ```sh block of a README's "Run it" section, with the paragraph before it. */
 export interface ReadmeStep {
   intro: string;
@@ -77,6 +126,8 @@ export class UserSession {
   /** The real address of each server the README started, by the port the README gives it. */
   readonly urls = new Map<string, string>();
   private readonly servers: ChildProcess[] = [];
+  /** Aborted on dispose: stops the commands still running (a test that timed out). */
+  private readonly running = new AbortController();
 
   /** The real address of the server the README starts on port 8080. */
   get url(): string | undefined {
@@ -114,6 +165,7 @@ export class UserSession {
       },
     });
     await mkdir(join(root, "state"), { recursive: true });
+    await seedDependencies(project, env);
     return new UserSession(root, project, envFile, env);
   }
 
@@ -129,7 +181,11 @@ export class UserSession {
       [...this.urls].reduce((text, [port, url]) => text.replaceAll(readmeUrl(port), url), code),
       `export -p > ${JSON.stringify(this.envFile)}`,
     ].join("\n");
-    const result = await runCommand("bash", ["-c", script], { cwd: this.project, env: this.env });
+    const result = await runCommand("bash", ["-c", script], {
+      cwd: this.project,
+      env: this.env,
+      signal: this.running.signal,
+    });
     if (record) this.transcript.push(result.stdout, result.stderr);
     return result;
   }
@@ -205,12 +261,13 @@ export class UserSession {
 
   /** Stops the servers and removes the scratch folder. */
   async dispose(): Promise<void> {
+    this.running.abort();
     for (const server of this.servers) {
       if (server.pid === undefined || server.exitCode !== null) continue;
       const exited = new Promise((r) => server.once("exit", r));
       process.kill(-server.pid, "SIGTERM");
       await exited;
     }
-    await rm(this.root, { recursive: true, force: true });
+    await rm(this.root, { recursive: true, force: true, maxRetries: 5 });
   }
 }
