@@ -8,13 +8,14 @@ const reporters = process.env.CI
 /**
  * The tests that run again against PostgreSQL: the store's contract and the server's HTTP suite. The
  * client and provider suites run once: the store behind the server changes nothing they prove. Left
- * out: what is about SQLite's own file (persistence, schema upgrades, the CLI over files).
+ * out: what is about SQLite's own file (persistence, schema upgrades, the CLI over files), and the
+ * emulation of deployed versions, which reaches the store only through the contract's operations.
  */
 const POSTGRES_FILES = ["test/integration/server-*.test.ts"];
-const SQLITE_ONLY = [
+const NOT_ON_POSTGRES = [
   "test/integration/server-persistence.test.ts",
   "test/integration/server-sqlite-store.test.ts",
-  "test/integration/server-emulate-setup.test.ts",
+  "test/integration/server-emulate-*.test.ts",
   "test/integration/server-cli.test.ts",
 ];
 
@@ -32,7 +33,7 @@ const postgresProjects =
           test: {
             name: "integration-postgres",
             include: POSTGRES_FILES,
-            exclude: SQLITE_ONLY,
+            exclude: NOT_ON_POSTGRES,
             // After the SQLite run rather than beside it: the two at once on 2 cores slow the
             // bounded-but-heavy tests (fuzz, kill -9) of both several times over.
             sequence: { groupOrder: 3 },

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 
 import { EMULATED_2025, REFERENCE, createStack, nativeRequire, pkg, useTarget } from "./harness";
 
-// 2025 ignores list filters: adoption by name must check the names it gets back.
+// 2025 ignores list filters: adoption, the search for a lost create and the lookups must check what
+// the list gives back.
 describe.each([REFERENCE, EMULATED_2025])("against $name", (target) => {
   let cuts = 0;
   const inPlace = target.strategy === "in-place";
@@ -116,17 +117,6 @@ describe.each([REFERENCE, EMULATED_2025])("against $name", (target) => {
       await expect(s.up()).rejects.toThrow(`(ids ${a}, ${b}); set adopt to the id of the one to take over`);
       expect(await ctx.server.handlers(key)).toHaveLength(2);
     });
-
-    it("creates normally when there is nothing to take over", async () => {
-      const key = await ctx.server.newKey();
-      const { NotificationHandler } = pkg();
-      const s = await ctx.stack(key, () => {
-        new NotificationHandler("fresh", { type: "twilio_call", twilioCall: "+15551234567", adopt: true });
-        return Promise.resolve({});
-      });
-      await s.up();
-      expect((await ctx.server.handlers(key)).map((h) => h.name)).toEqual(["fresh"]);
-    });
   });
 
   describe("a create whose answer is lost", () => {
@@ -188,51 +178,67 @@ describe.each([REFERENCE, EMULATED_2025])("against $name", (target) => {
       await s.destroy();
       expect(await ctx.server.handlers(key)).toHaveLength(2); // a read resource is never deleted
     });
+  });
+});
 
-    it("the Output forms take Inputs, keep settings secret, and isInstance knows the resource", async () => {
-      const key = await ctx.server.newKey();
-      const webhook = "https://discord.com/api/webhooks/7/lookup-secret";
-      await ctx.server.seed(key, { type: "discord", name: "Shared Discord", settings: { discord: webhook } });
-      const { NotificationHandler, getNotificationHandlerOutput, getNotificationHandlersOutput } = pkg();
-      const pulumi = nativeRequire("@pulumi/pulumi") as typeof PulumiModule;
-      const s = await ctx.stack(key, () => {
-        const mine = new NotificationHandler("mine", { type: "email", name: "Mine", email: "m@example.com" });
-        // The name is an Output of another resource: the lookup waits for it.
-        const found = getNotificationHandlerOutput({ name: mine.name, type: "email" });
-        const discord = getNotificationHandlersOutput({ type: pulumi.output("discord" as const) });
-        return Promise.resolve({
-          mineId: mine.handlerId,
-          foundId: pulumi.unsecret(found.handlerId),
-          discord,
-          discordNames: pulumi.unsecret(discord.apply((hs) => hs.map((h) => h.name))),
-          isInstance: NotificationHandler.isInstance(mine),
-          notInstance: NotificationHandler.isInstance({ handlerId: 1 }),
-        });
-      });
-      const up = await s.up();
-      const mineId = up.outputs.mineId?.value as number;
-      expect(up.outputs.foundId).toEqual({ value: mineId, secret: false });
-      expect(up.outputs.discordNames).toEqual({ value: ["Shared Discord"], secret: false });
-      expect(up.outputs.discord?.secret).toBe(true);
-      expect(up.outputs.isInstance?.value).toBe(true);
-      expect(up.outputs.notInstance?.value).toBe(false);
-      expect(await s.exportState()).not.toContain(webhook);
-      await s.destroy();
-    });
+// What no deployed version changes: the reference server alone.
+describe("against the reference server", () => {
+  const ctx = useTarget(REFERENCE);
 
-    it("a lookup without configuration fails with the provider's config hint", async () => {
-      const { getNotificationHandler } = pkg();
-      const s = await createStack({
-        program: async () => ({ id: (await getNotificationHandler({ name: "Anything" })).handlerId }),
-        config: { "notification-handlers:baseUrl": ctx.server.url }, // no API key
-      });
-      const error = await s.up().then(
-        () => undefined,
-        (e: unknown) => e as Error,
-      );
-      expect(error?.message).toContain("pulumi config set --secret notification-handlers:apiKey <key>");
-      expect(error?.message).not.toContain("new NotificationHandlersClient()");
-      await s.dispose();
+  it("creates normally when there is nothing to take over", async () => {
+    const key = await ctx.server.newKey();
+    const { NotificationHandler } = pkg();
+    const s = await ctx.stack(key, () => {
+      new NotificationHandler("fresh", { type: "twilio_call", twilioCall: "+15551234567", adopt: true });
+      return Promise.resolve({});
     });
+    await s.up();
+    expect((await ctx.server.handlers(key)).map((h) => h.name)).toEqual(["fresh"]);
+  });
+
+  it("the Output forms take Inputs, keep settings secret, and isInstance knows the resource", async () => {
+    const key = await ctx.server.newKey();
+    const webhook = "https://discord.com/api/webhooks/7/lookup-secret";
+    await ctx.server.seed(key, { type: "discord", name: "Shared Discord", settings: { discord: webhook } });
+    const { NotificationHandler, getNotificationHandlerOutput, getNotificationHandlersOutput } = pkg();
+    const pulumi = nativeRequire("@pulumi/pulumi") as typeof PulumiModule;
+    const s = await ctx.stack(key, () => {
+      const mine = new NotificationHandler("mine", { type: "email", name: "Mine", email: "m@example.com" });
+      // The name is an Output of another resource: the lookup waits for it.
+      const found = getNotificationHandlerOutput({ name: mine.name, type: "email" });
+      const discord = getNotificationHandlersOutput({ type: pulumi.output("discord" as const) });
+      return Promise.resolve({
+        mineId: mine.handlerId,
+        foundId: pulumi.unsecret(found.handlerId),
+        discord,
+        discordNames: pulumi.unsecret(discord.apply((hs) => hs.map((h) => h.name))),
+        isInstance: NotificationHandler.isInstance(mine),
+        notInstance: NotificationHandler.isInstance({ handlerId: 1 }),
+      });
+    });
+    const up = await s.up();
+    const mineId = up.outputs.mineId?.value as number;
+    expect(up.outputs.foundId).toEqual({ value: mineId, secret: false });
+    expect(up.outputs.discordNames).toEqual({ value: ["Shared Discord"], secret: false });
+    expect(up.outputs.discord?.secret).toBe(true);
+    expect(up.outputs.isInstance?.value).toBe(true);
+    expect(up.outputs.notInstance?.value).toBe(false);
+    expect(await s.exportState()).not.toContain(webhook);
+    await s.destroy();
+  });
+
+  it("a lookup without configuration fails with the provider's config hint", async () => {
+    const { getNotificationHandler } = pkg();
+    const s = await createStack({
+      program: async () => ({ id: (await getNotificationHandler({ name: "Anything" })).handlerId }),
+      config: { "notification-handlers:baseUrl": ctx.server.url }, // no API key
+    });
+    const error = await s.up().then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain("pulumi config set --secret notification-handlers:apiKey <key>");
+    expect(error?.message).not.toContain("new NotificationHandlersClient()");
+    await s.dispose();
   });
 });

@@ -8,13 +8,14 @@
  * stack's config holds the update strategy the export chose: replace for the emulated instance,
  * in-place for the reference server unless `--update-strategy` says otherwise.
  */
-import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client";
 import type { NotificationHandlerCreateParams } from "../../sdk/resources/handler-params";
 import {
+  copyExample,
   mustRun,
   runCommand,
   scratchFolder,
@@ -66,14 +67,18 @@ describe("notification-handlers export, then pulumi up of the exported project",
 
   beforeAll(async () => {
     scratch = await scratchFolder("export");
-    // The tool the way a user gets it: the package installed from its tarball (npm adds the peer).
+    // The tool the way a user gets it: the bin of the package installed from its tarball, here in a
+    // copy of the quickstart.
     const tools = join(scratch, "tools");
-    await mkdir(tools);
-    await writeFile(join(tools, "package.json"), '{ "private": true }\n');
-    await mustRun("npm", ["install", "--no-audit", "--no-fund", inject("packageTarball")], {
-      cwd: tools,
-      env: userEnvironment({ home: join(scratch, "home"), pathFirst: inject("enginePath") }),
+    await copyExample({
+      example: "quickstart",
+      destination: tools,
+      packageSpec: `file:${inject("packageTarball")}`,
     });
+    await seedDependencies(
+      tools,
+      userEnvironment({ home: join(scratch, "home"), pathFirst: inject("enginePath") }),
+    );
     exportBin = join(tools, "node_modules", ".bin", "notification-handlers");
   });
 
