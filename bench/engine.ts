@@ -1,293 +1,442 @@
 #!/usr/bin/env node
 /**
- * `npm run bench:engine`: what the provider costs under the real Pulumi engine, and what it asks of
- * the server.
+ * `npm run bench:engine`: what the provider costs under the Pulumi CLI, and what it asks of the
+ * server.
  *
- * 1. Engine overhead: `pulumi up` of 100 creates with this provider against the reference server
- *    (rate limit off), and the same program with a dynamic provider that does nothing, taking turns
- *    round after round; prints both, the ratio per round and the median ratio (target: 1.2x).
- *    Where the time goes: the CPU time of each process during the up (the engine, the dynamic-provider
- *    process, the reference server, this process with the inline program), read from /proc on Linux.
- * 2. Request floor: the requests the server served for a create-up of 100, a no-op preview and up,
- *    and a destroy of 100, beside the figures of the provider before writes shared their verifying
- *    reads (one read per write); at the engine's default parallelism (4 per core) and at 16 and 32.
- * `--rounds N` sets the rounds of part 1 (default 5: single rounds spread widely; 0 skips it).
- * 3. With `--rate-limited`: the create-up of 100 against the emulated 60-requests-a-minute limit of
- *    deployed instances, with its wall time (about two minutes).
+ * A project folder per provider, run with the CLI as a team runs it: `pulumi up --yes` creating N
+ * handlers (`--handlers N`, default 100), `pulumi preview` and `pulumi up --yes` with nothing to
+ * change (`--expect-no-changes`), and `pulumi destroy --yes`. The same program with a dynamic
+ * provider that does nothing runs beside it, the two taking turns at each step, round after round
+ * (`--rounds N`, default 3). It prints each round, then the medians: wall time, the requests the
+ * reference server (rate limit off) served with their floor, the no-op's time and the ratio (the
+ * median of the rounds' ratios). Then where the time goes: the CPU time of each process during each
+ * step (the engine, the dynamic-provider process, the program, the language host, the server),
+ * read from /proc on Linux.
+ *
+ * `--parallel 12,16,32` adds the requests of a create-up and a destroy at those parallelisms;
+ * `--rate-limited` the create-up of 100 against the emulated 60 requests a minute of deployed
+ * instances (about a minute). `--cpu-prof DIR` writes a CPU profile of every dynamic-provider and
+ * program process into DIR (the figures then include the profiler's cost).
  *
  * It prints figures and never fails on a missed target.
  */
-import { availableParallelism, loadavg } from "node:os";
-import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { delimiter, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 
-import * as pulumi from "@pulumi/pulumi";
-
-import type * as PackageModule from "../index";
-import { ensureEngine } from "../scripts/engine";
-import { createOfflineStack } from "../scripts/offline-stack";
-import { type CountingServer, startCountingServer } from "./counting-server";
+import { type Engine, enginePath, ensureEngine } from "../scripts/engine";
+import { mustRun } from "../scripts/user-project";
+import { type CountingServer, type Served, startCountingServer } from "./counting-server";
+import { PROFILE_DIR_ENV, PROFILE_LABEL_ENV } from "./cpu-profile-hook";
 import { DescendantCpu, type DescendantCpuTimes, canMeasureDescendants } from "./process-cpu";
 
 const ROOT = resolve(__dirname, "..", "..");
-const N = 100;
-const DEFAULT_ROUNDS = 5;
-const TARGET_RATIO = 1.2;
-/** Requests of the provider before this benchmark's changes: one write and one read per handler. */
-const BEFORE = { createUp: 2 * N, destroy: 2 * N, noop: Math.ceil(N / 1000), rateLimitedSeconds: 188 };
+const DEFAULT_HANDLERS = 100;
+const DEFAULT_ROUNDS = 3;
+/** The handlers of the rate-limited up: at 60 requests a minute, more would take many minutes. */
+const RATE_LIMITED_HANDLERS = 100;
+/** The longest one command may take: thousands of creates on a busy machine take many minutes. */
+const COMMAND_TIMEOUT_MS = 3 * 60 * 60 * 1000; // 3 h
+/** The largest list page, which the account snapshot is read in. */
+const LIST_PAGE_SIZE = 1000;
 
-/** The compiled package, loaded by name: the provider closure Pulumi serializes is the package's own. */
-const pkg = (): typeof PackageModule =>
-  createRequire(join(ROOT, "package.json"))("pulumi-notification-handlers") as typeof PackageModule;
+type Kind = "provider" | "noop";
+type Step = "create" | "preview" | "up" | "destroy";
 
-/** A dynamic provider that makes nothing: the engine's own cost for the same program. */
-const noopProvider: pulumi.dynamic.ResourceProvider = {
-  create: (inputs: Record<string, unknown>) =>
-    Promise.resolve({ id: `${String(inputs.name)}-${Date.now()}`, outs: inputs }),
+const KINDS: readonly Kind[] = ["provider", "noop"];
+const STEPS: readonly Step[] = ["create", "preview", "up", "destroy"];
+const STEP_LABEL: Record<Step, string> = {
+  create: "up (creates)",
+  preview: "preview, no change",
+  up: "up, no change",
+  destroy: "destroy",
+};
+/** The CLI's arguments of each step; the no-change steps fail if the engine finds a change. */
+const STEP_ARGS: Record<Step, string[]> = {
+  create: ["up", "--yes"],
+  preview: ["preview", "--expect-no-changes"],
+  up: ["up", "--yes", "--expect-no-changes"],
+  destroy: ["destroy", "--yes"],
 };
 
-class NoopHandler extends pulumi.dynamic.Resource {
-  constructor(name: string, props: Record<string, unknown>) {
-    super(noopProvider, name, props, undefined, "bench:noop:Handler");
-  }
+/** The program, the same shape for both providers; the no-op's provider makes nothing. */
+const PROGRAM = `"use strict";
+const pulumi = require("@pulumi/pulumi");
+const config = new pulumi.Config("bench");
+const handlers = config.requireNumber("handlers");
+const args = (i) => ({ type: "internal_notification", name: \`handler \${i}\` });
+if (config.require("provider") === "provider") {
+  const { NotificationHandler } = require("pulumi-notification-handlers");
+  for (let i = 0; i < handlers; i++) new NotificationHandler(\`h\${i}\`, args(i));
+} else {
+  const noop = {
+    create: (inputs) => Promise.resolve({ id: \`\${inputs.name}-\${Date.now()}\`, outs: inputs }),
+  };
+  for (let i = 0; i < handlers; i++)
+    new pulumi.dynamic.Resource(noop, \`h\${i}\`, args(i), undefined, "bench", "NoopHandler");
+}
+`;
+
+/** CPU milliseconds by process. */
+type CpuTimes = DescendantCpuTimes & { server: number };
+
+/** What one command measured. */
+interface StepRun {
+  ms: number;
+  served: Served;
+  cpu: CpuTimes | undefined;
 }
 
-function program(kind: "provider" | "noop"): () => Promise<Record<string, unknown>> {
-  return () => {
-    const { NotificationHandler } = pkg();
-    for (let i = 0; i < N; i++) {
-      const args = { type: "internal_notification" as const, name: `handler ${i}` };
-      if (kind === "provider") new NotificationHandler(`h${i}`, args);
-      else new NoopHandler(`h${i}`, args);
-    }
-    return Promise.resolve({});
+interface Options {
+  handlers: number;
+  rounds: number;
+  parallel: number[];
+  rateLimited: boolean;
+  cpuProfileDir: string | undefined;
+}
+
+function options(argv: string[]): Options {
+  const value = (name: string): string | undefined => {
+    const at = argv.indexOf(name);
+    return at === -1 ? undefined : argv[at + 1];
+  };
+  const count = (name: string, fallback: number): number => {
+    const raw = value(name);
+    const n = raw === undefined ? fallback : Number(raw);
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} takes a whole number (got ${raw})`);
+    return n;
+  };
+  const profileDir = value("--cpu-prof");
+  return {
+    handlers: Math.max(1, count("--handlers", DEFAULT_HANDLERS)),
+    rounds: count("--rounds", DEFAULT_ROUNDS),
+    parallel: (value("--parallel") ?? "")
+      .split(",")
+      .filter((p) => p !== "")
+      .map(Number),
+    rateLimited: argv.includes("--rate-limited"),
+    cpuProfileDir: profileDir === undefined ? undefined : resolve(profileDir),
   };
 }
 
-async function stackFor(
-  binDir: string,
-  run: () => Promise<Record<string, unknown>>,
-  config: Record<string, string | { secret: string }> = {},
-) {
-  return createOfflineStack({
-    binDir,
-    workRoot: join(ROOT, ".e2e-work"),
-    program: run,
-    projectName: "bench",
-    config,
-    env: { NOTIFICATION_HANDLERS_BASE_URL: "", NOTIFICATION_HANDLERS_API_KEY: "" },
-  });
+/** A Pulumi project folder with one stack, its backend and Pulumi home in a temporary folder. */
+interface Project {
+  /** Runs the CLI in the project; resolves with its wall time in milliseconds. */
+  run(args: string[], env?: Record<string, string>): Promise<number>;
+  stateBytes(): Promise<number>;
+  dispose(): Promise<void>;
 }
 
-const config = (url: string, key: string, strategy = "in-place") => ({
+async function createProject(
+  engine: Engine,
+  kind: Kind,
+  handlers: number,
+  config: Record<string, string | { secret: string }>,
+): Promise<Project> {
+  // Inside the checkout, so that the program and the dynamic-provider process resolve @pulumi/pulumi
+  // and this package from its node_modules.
+  const dir = join(ROOT, ".e2e-work", `bench-${randomUUID()}`);
+  await mkdir(dir, { recursive: true });
+  const home = await mkdtemp(join(tmpdir(), "notification-handlers-bench-"));
+  const backend = join(home, "state");
+  await mkdir(backend);
+  await writeFile(
+    join(dir, "Pulumi.yaml"),
+    "name: bench\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n",
+  );
+  await writeFile(join(dir, "package.json"), '{ "name": "bench", "private": true, "main": "index.js" }\n');
+  await writeFile(join(dir, "index.js"), PROGRAM);
+  const baseEnv: NodeJS.ProcessEnv = { ...process.env };
+  delete baseEnv.NODE_OPTIONS;
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv,
+    PATH: [...enginePath(engine), process.env.PATH ?? ""].join(delimiter),
+    PULUMI_HOME: home,
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    NOTIFICATION_HANDLERS_BASE_URL: "",
+    NOTIFICATION_HANDLERS_API_KEY: "",
+  };
+  const pulumi = join(engine.binDir, "pulumi");
+  const run = async (args: string[], extra: Record<string, string> = {}): Promise<number> => {
+    const started = performance.now();
+    await mustRun(pulumi, [...args, "--non-interactive"], {
+      cwd: dir,
+      env: { ...env, ...extra },
+      timeoutMs: COMMAND_TIMEOUT_MS,
+    });
+    return performance.now() - started;
+  };
+  await run(["stack", "init", "dev"]);
+  const all: Record<string, string | { secret: string }> = {
+    "bench:handlers": String(handlers),
+    "bench:provider": kind,
+    ...config,
+  };
+  for (const [key, value] of Object.entries(all)) {
+    const args = typeof value === "string" ? [value] : [value.secret, "--secret"];
+    await run(["config", "set", key, ...args]);
+  }
+  return {
+    run,
+    stateBytes: async () =>
+      Buffer.byteLength(await readFile(join(backend, ".pulumi", "stacks", "bench", "dev.json"))),
+    async dispose() {
+      await rm(dir, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+const providerConfig = (url: string, key: string, strategy = "in-place") => ({
   "notification-handlers:baseUrl": url,
   "notification-handlers:apiKey": { secret: key },
   "notification-handlers:updateStrategy": strategy,
 });
 
+/** Runs one step of a project, measuring its wall time, the server's requests and the CPU time. */
+async function timedStep(
+  project: Project,
+  step: Step,
+  server: CountingServer,
+  env: Record<string, string>,
+): Promise<StepRun> {
+  await server.take();
+  const serverBefore = await server.cpuMs();
+  const descendants = canMeasureDescendants() ? new DescendantCpu(new Set([server.pid])) : undefined;
+  const ms = await project.run(STEP_ARGS[step], env);
+  const cpu = descendants?.stop();
+  const serverMs = (await server.cpuMs()) - serverBefore;
+  const served = await server.take();
+  return { ms, served, cpu: cpu === undefined ? undefined : { ...cpu, server: serverMs } };
+}
+
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+const out = (text: string): void => {
+  process.stdout.write(text);
+};
 
-/** What one timed up measured. */
-interface UpRun {
-  ms: number;
-  stateBytesPerResource: number;
-  /** CPU milliseconds by process; undefined where /proc cannot be read. */
-  cpu: (DescendantCpuTimes & { program: number; server: number }) | undefined;
+/** The engine's default parallelism: 4 operations per core. */
+const defaultParallel = (): number => 4 * availableParallelism();
+
+/**
+ * The fewest requests of a step while each engine operation waits for its own check: N writes, one
+ * list per wave of P operations, and for creates the account snapshot (one list of an empty account);
+ * a no-change preview reads the snapshot, a no-change up reads it twice (its preview, then the update).
+ */
+function floorOf(step: Step, n: number, parallel: number): number {
+  const snapshot = Math.ceil(n / LIST_PAGE_SIZE);
+  switch (step) {
+    case "create":
+      return n + Math.ceil(n / parallel) + 1;
+    case "destroy":
+      return n + Math.ceil(n / parallel);
+    case "preview":
+      return snapshot;
+    case "up":
+      return 2 * snapshot;
+  }
 }
 
-/** One timed up: its wall time, the CPU time of each process, and the state file's size after it. */
-async function timedUp(binDir: string, kind: "provider" | "noop", server: CountingServer): Promise<UpRun> {
-  const offline = await stackFor(
-    binDir,
-    program(kind),
-    kind === "provider" ? config(server.url, await server.newKey()) : {},
+async function overhead(engine: Engine, server: CountingServer, opts: Options): Promise<void> {
+  const n = opts.handlers;
+  const runs: Record<Kind, Record<Step, StepRun[]>> = {
+    provider: { create: [], preview: [], up: [], destroy: [] },
+    noop: { create: [], preview: [], up: [], destroy: [] },
+  };
+  const ratios: Record<Step, number[]> = { create: [], preview: [], up: [], destroy: [] };
+  const stateBytes: Partial<Record<Kind, number>> = {};
+  out(
+    `## The CLI, ${n} handlers: this provider beside a no-op dynamic provider, ${opts.rounds} rounds\n\n` +
+      `load average at the start ${load()}\n\n` +
+      `| round | step | this provider | requests | no-op provider | ratio | load (1 min) |\n` +
+      `|---|---|---|---|---|---|---|\n`,
   );
-  try {
-    const measureCpu = canMeasureDescendants();
-    const serverBefore = await server.cpuMs();
-    const selfBefore = process.cpuUsage();
-    const descendants = measureCpu ? new DescendantCpu(new Set([server.pid])) : undefined;
-    const started = performance.now();
-    const up = await offline.stack.up();
-    const ms = performance.now() - started;
-    const self = process.cpuUsage(selfBefore);
-    const others = descendants?.stop();
-    const serverMs = (await server.cpuMs()) - serverBefore;
-    if (up.summary.result !== "succeeded") throw new Error(`${kind} up: ${up.summary.result}`);
-    return {
-      ms,
-      stateBytesPerResource: Buffer.byteLength(await offline.stateFile()) / N,
-      cpu:
-        others === undefined
-          ? undefined
-          : { ...others, program: (self.user + self.system) / 1000, server: serverMs },
-    };
-  } finally {
-    await offline.dispose();
+  for (let round = 1; round <= opts.rounds; round++) {
+    // Taking turns at going first, so drift in the machine's speed falls on both alike.
+    const order: readonly Kind[] = round % 2 === 1 ? KINDS : [...KINDS].reverse();
+    const projects = {} as Record<Kind, Project>;
+    try {
+      for (const kind of KINDS) {
+        const config = kind === "provider" ? providerConfig(server.url, await server.newKey()) : {};
+        projects[kind] = await createProject(engine, kind, n, config);
+      }
+      for (const step of STEPS) {
+        for (const kind of order) {
+          const env =
+            opts.cpuProfileDir === undefined
+              ? {}
+              : {
+                  NODE_OPTIONS: `--require ${JSON.stringify(join(__dirname, "cpu-profile-hook.js"))}`,
+                  [PROFILE_DIR_ENV]: opts.cpuProfileDir,
+                  [PROFILE_LABEL_ENV]: `${kind}-${step}-round${round}`,
+                };
+          runs[kind][step].push(await timedStep(projects[kind], step, server, env));
+          if (step === "create" && round === 1) stateBytes[kind] = await projects[kind].stateBytes();
+        }
+        const p = runs.provider[step].at(-1);
+        const q = runs.noop[step].at(-1);
+        if (p === undefined || q === undefined) continue;
+        ratios[step].push(p.ms / q.ms);
+        out(
+          `| ${round} | ${STEP_LABEL[step]} | ${seconds(p.ms)} | ${p.served.total} | ${seconds(q.ms)} | ` +
+            `${(p.ms / q.ms).toFixed(2)}x | ${loadavg()[0]?.toFixed(2)} |\n`,
+        );
+      }
+    } finally {
+      for (const project of Object.values(projects)) await project.dispose();
+    }
   }
+  if (opts.rounds === 0) return;
+
+  const parallel = defaultParallel();
+  out(
+    `\n### Medians of ${opts.rounds} rounds (load average at the end ${load()})\n\n` +
+      `Requests counted at the server (the median; lists, reads and writes of the median round); the floor ` +
+      `at the engine's default parallelism of ${parallel} (4 per core).\n\n` +
+      `| handlers | step | this provider | requests | lists / reads / writes | floor | no-op provider | ratio |\n` +
+      `|---|---|---|---|---|---|---|---|\n`,
+  );
+  for (const step of STEPS) {
+    const mine = runs.provider[step];
+    const wall = (kind: Kind): number => median(runs[kind][step].map((r) => r.ms));
+    const requests = median(mine.map((r) => r.served.total));
+    const typical = mine.find((r) => r.served.total === requests) ?? mine[0];
+    const kinds =
+      typical === undefined
+        ? ""
+        : `${typical.served.lists} / ${typical.served.reads} / ${typical.served.writes}`;
+    out(
+      `| ${n} | ${STEP_LABEL[step]} | ${seconds(wall("provider"))} | ${requests} | ${kinds} | ` +
+        `${floorOf(step, n, parallel)} | ${seconds(wall("noop"))} | ${median(ratios[step]).toFixed(2)}x |\n`,
+    );
+  }
+  const kb = (bytes: number | undefined): string => `${((bytes ?? 0) / n / 1024).toFixed(1)} KB`;
+  out(
+    `\nstate file per resource: ${kb(stateBytes.provider)} with this provider, ${kb(stateBytes.noop)} ` +
+      `with the no-op\n`,
+  );
+  cpuTables(runs, opts.rounds);
 }
 
-async function main(): Promise<void> {
-  const rateLimited = process.argv.includes("--rate-limited");
-  const roundsAt = process.argv.indexOf("--rounds");
-  const ROUNDS = roundsAt === -1 ? DEFAULT_ROUNDS : Number(process.argv[roundsAt + 1]);
-  const engine = await ensureEngine({
-    projectRoot: ROOT,
-    log: (l) => process.stderr.write(`[engine] ${l}\n`),
-  });
-  const server = await startCountingServer(0);
-  try {
-    if (ROUNDS > 0) await overhead(engine.binDir, server, ROUNDS);
-    await requests(engine.binDir, server);
-  } finally {
-    await server.close();
-  }
-  if (rateLimited) await rateLimitedUp(engine.binDir);
-}
-
-const CPU_ROWS: [keyof NonNullable<UpRun["cpu"]>, string][] = [
+const CPU_ROWS: [keyof CpuTimes, string][] = [
   ["engine", "the engine (`pulumi`)"],
   ["provider", "the dynamic-provider process"],
+  ["program", "the program (`node .../cmd/run`)"],
+  ["languageHost", "the language host"],
   ["server", "the reference server"],
-  ["program", "the inline program (this process)"],
   ["other", "plugin launchers"],
 ];
 
-async function overhead(binDir: string, server: CountingServer, rounds: number): Promise<void> {
-  process.stdout.write(`## Engine overhead: pulumi up of ${N} creates, ${rounds} rounds\n\n`);
-  process.stdout.write(`| round | this provider | no-op provider | ratio |\n|---|---|---|---|\n`);
-  const runs: Record<"provider" | "noop", UpRun[]> = { provider: [], noop: [] };
-  const ratios: number[] = [];
-  for (let round = 1; round <= rounds; round++) {
-    // Taking turns at going first, so drift in the machine's speed falls on both alike.
-    const order: ("provider" | "noop")[] = round % 2 === 1 ? ["provider", "noop"] : ["noop", "provider"];
-    for (const kind of order) runs[kind].push(await timedUp(binDir, kind, server));
-    await server.take();
-    const p = runs.provider.at(-1)?.ms ?? 0;
-    const n = runs.noop.at(-1)?.ms ?? 1;
-    ratios.push(p / n);
-    process.stdout.write(`| ${round} | ${seconds(p)} | ${seconds(n)} | ${(p / n).toFixed(2)}x |\n`);
-  }
-  const ratio = median(ratios);
-  const load = loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ");
-  const wall = (kind: "provider" | "noop"): number => median(runs[kind].map((r) => r.ms));
-  process.stdout.write(
-    `\nmedian: ${seconds(wall("provider"))} against ${seconds(wall("noop"))}, ratio ${ratio.toFixed(2)}x ` +
-      `(target ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? "met" : "missed"}); load average ${load}\n`,
-  );
-  const kb = (bytes: number | undefined): string => `${((bytes ?? 0) / 1024).toFixed(1)} KB`;
-  process.stdout.write(
-    `state file per resource: ${kb(runs.provider[0]?.stateBytesPerResource)} with this provider, ` +
-      `${kb(runs.noop[0]?.stateBytesPerResource)} with the no-op\n\n`,
-  );
-  if (runs.provider.some((r) => r.cpu === undefined)) {
-    process.stdout.write("CPU time per process: not measured (no /proc on this system)\n\n");
+function cpuTables(runs: Record<Kind, Record<Step, StepRun[]>>, rounds: number): void {
+  if (STEPS.some((step) => runs.provider[step].some((r) => r.cpu === undefined))) {
+    out("\nCPU time per process: not measured (no /proc on this system)\n");
     return;
   }
-  const cpu = (kind: "provider" | "noop", row: keyof NonNullable<UpRun["cpu"]>): number =>
-    median(runs[kind].map((r) => r.cpu?.[row] ?? 0));
-  const total = (kind: "provider" | "noop"): number =>
-    median(runs[kind].map((r) => CPU_ROWS.reduce((sum, [row]) => sum + (r.cpu?.[row] ?? 0), 0)));
-  process.stdout.write(
-    `### Where the time goes: CPU time during the up (median of ${rounds}; ${availableParallelism()} cores ` +
-      `offer ${seconds(availableParallelism() * wall("noop"))} in the no-op's wall time)\n\n`,
+  out(
+    `\n### Where the time goes: CPU time of each process during each step (median of ${rounds}; ` +
+      `${availableParallelism()} cores)\n`,
   );
-  process.stdout.write(`| process | this provider | no-op provider | difference |\n|---|---|---|---|\n`);
-  const line = (label: string, p: number, n: number): void => {
-    const sign = p - n >= 0 ? "+" : "";
-    process.stdout.write(`| ${label} | ${seconds(p)} | ${seconds(n)} | ${sign}${seconds(p - n)} |\n`);
-  };
-  for (const [row, label] of CPU_ROWS) line(label, cpu("provider", row), cpu("noop", row));
-  line("all of them", total("provider"), total("noop"));
-  process.stdout.write("\n");
-}
-
-/**
- * The engine's parallelism levels the request counts are taken at (undefined: its default). 12 is
- * the least at which 100 creates fit in 110 requests: ceil(100 / 12) = 9 lists and the snapshot.
- */
-const PARALLELISM = [undefined, 12, 16, 32] as const;
-/** The issue's target for a create-up and a destroy of 100. */
-const TARGET_REQUESTS = 110;
-
-/**
- * The fewest requests while each engine operation waits for its own check: N writes, one list per
- * wave of P operations, and for creates the account snapshot.
- */
-function floorOf(parallel: number, creates: boolean): number {
-  return N + Math.ceil(N / parallel) + (creates ? 1 : 0);
-}
-
-async function requests(binDir: string, server: CountingServer): Promise<void> {
-  process.stdout.write(`## Requests served, ${N} handlers, rate limit off\n\n`);
-  process.stdout.write(
-    `| operation | parallel | before (one read per write) | now | lists | reads | writes | floor at this parallelism |\n`,
-  );
-  process.stdout.write(`|---|---|---|---|---|---|---|---|\n`);
-  const defaultParallel = 4 * availableParallelism();
-  for (const parallel of PARALLELISM) {
-    const offline = await stackFor(binDir, program("provider"), config(server.url, await server.newKey()));
-    const options = parallel === undefined ? {} : { parallel };
-    const label = parallel === undefined ? `default (${defaultParallel})` : String(parallel);
-    try {
-      const row = async (name: string, before: number, floor?: number): Promise<void> => {
-        const c = await server.take();
-        const bound = floor === undefined ? "" : String(floor);
-        process.stdout.write(
-          `| ${name} | ${label} | ${before} | ${c.total} | ${c.lists} | ${c.reads} | ${c.writes} | ${bound} |\n`,
-        );
-      };
-      await server.take();
-      await offline.stack.up(options);
-      await row(`up creating ${N}`, BEFORE.createUp, floorOf(parallel ?? defaultParallel, true));
-      if (parallel === undefined) {
-        await offline.stack.preview();
-        await row("no-op preview", BEFORE.noop);
-        await offline.stack.up();
-        await row("no-op up", BEFORE.noop);
-      }
-      await offline.stack.destroy(options);
-      await row(`destroy of ${N}`, BEFORE.destroy, floorOf(parallel ?? defaultParallel, false));
-    } finally {
-      await offline.dispose();
-    }
+  for (const step of STEPS) {
+    const cpu = (kind: Kind, row: keyof CpuTimes): number =>
+      median(runs[kind][step].map((r) => r.cpu?.[row] ?? 0));
+    const total = (kind: Kind): number =>
+      median(runs[kind][step].map((r) => CPU_ROWS.reduce((sum, [row]) => sum + (r.cpu?.[row] ?? 0), 0)));
+    out(
+      `\n${STEP_LABEL[step]}:\n\n| process | this provider | no-op provider | difference |\n|---|---|---|---|\n`,
+    );
+    const line = (label: string, p: number, q: number): void => {
+      const sign = p - q >= 0 ? "+" : "";
+      out(`| ${label} | ${seconds(p)} | ${seconds(q)} | ${sign}${seconds(p - q)} |\n`);
+    };
+    for (const [row, label] of CPU_ROWS) line(label, cpu("provider", row), cpu("noop", row));
+    line("all of them", total("provider"), total("noop"));
   }
-  const least = Math.ceil(N / (TARGET_REQUESTS - N - 1));
-  process.stdout.write(
-    `\nThe engine's default parallelism is 4 per core: ${defaultParallel} here. Each operation waits for ` +
-      `its own check, so a list verifies at most one wave of P operations; ${TARGET_REQUESTS} requests ` +
-      `for ${N} creates need a parallelism of ${least} or more.\n`,
-  );
 }
 
-async function rateLimitedUp(binDir: string): Promise<void> {
-  const limited = await startCountingServer(60, "2026");
-  try {
-    const offline = await stackFor(
-      binDir,
-      program("provider"),
-      config(limited.url, await limited.newKey(), "replace"),
+/** Requests of a create-up and a destroy at other parallelisms, beside the floor at each. */
+async function parallelism(engine: Engine, server: CountingServer, opts: Options): Promise<void> {
+  const n = opts.handlers;
+  out(
+    `\n## Requests at other parallelisms, ${n} handlers\n\n` +
+      `| step | --parallel | requests | lists | reads | writes | floor |\n|---|---|---|---|---|---|---|\n`,
+  );
+  for (const p of opts.parallel) {
+    const project = await createProject(
+      engine,
+      "provider",
+      n,
+      providerConfig(server.url, await server.newKey()),
     );
     try {
-      const started = performance.now();
-      await offline.stack.up();
-      const ms = performance.now() - started;
+      for (const step of ["create", "destroy"] as const) {
+        await server.take();
+        await project.run([...STEP_ARGS[step], "--parallel", String(p)]);
+        const c = await server.take();
+        out(
+          `| ${STEP_LABEL[step]} | ${p} | ${c.total} | ${c.lists} | ${c.reads} | ${c.writes} | ` +
+            `${floorOf(step, n, p)} |\n`,
+        );
+      }
+    } finally {
+      await project.dispose();
+    }
+  }
+}
+
+async function rateLimitedUp(engine: Engine): Promise<void> {
+  const n = RATE_LIMITED_HANDLERS;
+  const limited = await startCountingServer(60, "2026");
+  try {
+    const project = await createProject(
+      engine,
+      "provider",
+      n,
+      providerConfig(limited.url, await limited.newKey(), "replace"),
+    );
+    try {
+      const ms = await project.run(STEP_ARGS.create);
       const c = await limited.take();
-      process.stdout.write(
-        `\n## Up of ${N} against the emulated limit of 60 requests a minute\n\n` +
-          `${c.total} requests in ${seconds(ms)} ` +
-          `(before: ${BEFORE.createUp} requests, about ${BEFORE.rateLimitedSeconds} s)\n`,
+      out(
+        `\n## Up of ${n} against the emulated limit of 60 requests a minute\n\n` +
+          `${c.total} requests in ${seconds(ms)} (floor ${floorOf("create", n, defaultParallel())})\n`,
       );
     } finally {
-      await offline.dispose();
+      await project.dispose();
     }
   } finally {
     await limited.close();
   }
+}
+
+async function main(): Promise<void> {
+  const opts = options(process.argv.slice(2));
+  const engine = await ensureEngine({
+    projectRoot: ROOT,
+    log: (l) => process.stderr.write(`[engine] ${l}\n`),
+  });
+  if (opts.cpuProfileDir !== undefined) await mkdir(opts.cpuProfileDir, { recursive: true });
+  const server = await startCountingServer(0);
+  try {
+    if (opts.rounds > 0) await overhead(engine, server, opts);
+    if (opts.parallel.length > 0) await parallelism(engine, server, opts);
+  } finally {
+    await server.close();
+  }
+  if (opts.rateLimited) await rateLimitedUp(engine);
 }
 
 main().catch((error: unknown) => {

@@ -1,12 +1,13 @@
 /**
- * Where the processor time of a `pulumi up` goes, for `bench:engine`: the CPU time of this process's
- * descendants by role, read from `/proc` (Linux only) every 50 ms while the up runs.
+ * Where the processor time of a Pulumi command goes, for `bench:engine`: the CPU time of this
+ * process's descendants by role, read from `/proc` (Linux only) every 50 ms while the command runs.
  *
  * Roles: the engine (the `pulumi` process), the dynamic-provider process (`node .../dynamic-provider`),
- * and the rest (the plugin launcher scripts). A process's last moments before it exits fall between
- * samples, so the rest is taken as the exact total that the kernel adds up for reaped children
- * (`cutime` and `cstime` of this process) minus the two sampled roles. Processes passed in `exclude`
- * (the server, measured by itself) are left out with their descendants.
+ * the program (`node .../@pulumi/pulumi/cmd/run`), the Node.js language host, and the rest (the
+ * plugin launcher scripts). A process's last moments before it exits fall between samples, so the
+ * rest is taken as the exact total that the kernel adds up for reaped children (`cutime` and
+ * `cstime` of this process) minus the sampled roles. Processes passed in `exclude` (the server,
+ * measured by itself) are left out with their descendants.
  */
 import { readFileSync, readdirSync } from "node:fs";
 
@@ -14,6 +15,8 @@ import { readFileSync, readdirSync } from "node:fs";
 export interface DescendantCpuTimes {
   engine: number;
   provider: number;
+  program: number;
+  languageHost: number;
   other: number;
 }
 
@@ -24,6 +27,7 @@ interface Stat {
   comm: string;
   ppid: number;
   ticks: number;
+  zombie: boolean;
 }
 
 function readStat(pid: number | "self"): Stat | undefined {
@@ -36,11 +40,12 @@ function readStat(pid: number | "self"): Stat | undefined {
   // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ")".
   const close = text.lastIndexOf(")");
   const rest = text.slice(close + 2).split(" ");
-  // Fields 14 and 15 (utime, stime) are rest[11] and rest[12]; 16 and 17 (cutime, cstime) follow.
+  // Field 3 (state) is rest[0]; 14 and 15 (utime, stime) are rest[11] and rest[12].
   return {
     comm: text.slice(text.indexOf("(") + 1, close),
     ppid: Number(rest[1]),
     ticks: Number(rest[11]) + Number(rest[12]),
+    zombie: rest[0] === "Z",
   };
 }
 
@@ -73,10 +78,11 @@ export class DescendantCpu {
   /** Stops sampling; call it after the processes measured have exited. */
   stop(): DescendantCpuTimes {
     clearInterval(this.timer);
-    const times: DescendantCpuTimes = { engine: 0, provider: 0, other: 0 };
+    const times: DescendantCpuTimes = { engine: 0, provider: 0, program: 0, languageHost: 0, other: 0 };
     for (const { role, ms } of this.last.values()) times[role] += ms;
     const reaped = reapedChildrenMs() - this.reapedAtStart;
-    times.other = Math.max(0, reaped - times.engine - times.provider);
+    const sampled = times.engine + times.provider + times.program + times.languageHost;
+    times.other = Math.max(0, reaped - sampled);
     return times;
   }
 
@@ -109,20 +115,27 @@ export class DescendantCpu {
   }
 
   private record(pid: number, stat: Stat): void {
-    // A process sampled between fork and exec shows its parent's command line, and an exited one
-    // (a zombie) none: a role once found sticks, "other" is looked at again.
+    // A process sampled between fork and exec shows its parent's name and command line (the
+    // language host starts the program), so the role is looked at again each time; an exited one
+    // (a zombie) shows none, and keeps the role it had.
     const known = this.last.get(pid)?.role;
-    const role = known === undefined || known === "other" ? roleOf(pid, stat) : known;
+    const role = known !== undefined && stat.zombie ? known : roleOf(pid, stat);
     this.last.set(pid, { role, ms: stat.ticks * MS_PER_TICK });
   }
 }
 
 function roleOf(pid: number, stat: Stat): keyof DescendantCpuTimes {
   if (stat.comm === "pulumi") return "engine";
+  // An installed host is a program of its own (its name cut to 15 characters), the project's a script.
+  if (stat.comm.startsWith("pulumi-language")) return "languageHost";
+  let cmdline = "";
   try {
-    if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dynamic-provider/index.js")) return "provider";
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
   } catch {
     // exited meanwhile
   }
+  if (cmdline.includes("dynamic-provider/index.js")) return "provider";
+  if (cmdline.includes("pulumi/cmd/run")) return "program";
+  if (cmdline.includes("language-host/main.js")) return "languageHost";
   return "other";
 }
