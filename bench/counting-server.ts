@@ -13,7 +13,7 @@ import { formatDatetime } from "../sdk/resources/handler-encoding";
 import { buildApp, openSqliteRepository } from "../server";
 
 /** Requests served since the last {@link CountingServer.take}, by kind. */
-interface Served {
+export interface Served {
   lists: number;
   reads: number;
   writes: number;
