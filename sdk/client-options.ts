@@ -13,11 +13,15 @@ export const BASE_URL_ENV = "NOTIFICATION_HANDLERS_BASE_URL";
 export const API_KEY_ENV = "NOTIFICATION_HANDLERS_API_KEY";
 /** Environment variable read when `timeout` is not given: milliseconds per attempt. */
 export const TIMEOUT_ENV = "NOTIFICATION_HANDLERS_TIMEOUT_MS";
+/** Environment variable read when `rateLimitWindowMs` is not given. */
+export const RATE_LIMIT_WINDOW_ENV = "NOTIFICATION_HANDLERS_RATE_LIMIT_WINDOW_MS";
 
 /** Default timeout of one attempt, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000; // 30 s
 /** Default number of retries after the first attempt. */
 export const DEFAULT_MAX_RETRIES = 2;
+/** The rate-limit window of deployed sites and the reference server. */
+const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000; // 60 s
 
 /** Where the client writes what it does (any method may be left out); never given credentials. */
 export interface Logger {
@@ -51,7 +55,10 @@ export interface ClientOptions {
   random?: (() => number) | undefined;
   /** Receives one line per attempt (debug) and per retry or pacing wait (warn/debug). */
   logger?: Logger | undefined;
-  /** Length of the server's rate-limit window when it does not say. Default 60 000 (60 s). */
+  /**
+   * Length of the server's rate-limit window, which answers do not say. Default: env
+   * NOTIFICATION_HANDLERS_RATE_LIMIT_WINDOW_MS, else 60 000 (60 s), the window of every deployed site.
+   */
   rateLimitWindowMs?: number | undefined;
   /** Margin added to every rate-limit reset estimate. Default 1 000 (1 s). */
   rateLimitSafetyMs?: number | undefined;
@@ -66,6 +73,7 @@ export interface CheckedOptions {
   apiKey: string;
   timeout: number;
   maxRetries: number;
+  rateLimitWindowMs: number;
 }
 
 /**
@@ -87,7 +95,7 @@ export function checkOptions(options: ClientOptions): CheckedOptions {
   }
   const normalizedBaseURL = normalizeBaseURL(baseURL.trim());
 
-  const timeout = options.timeout ?? timeoutFromEnv() ?? DEFAULT_TIMEOUT_MS;
+  const timeout = options.timeout ?? numberFromEnv(TIMEOUT_ENV) ?? DEFAULT_TIMEOUT_MS;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   if (!(timeout > 0))
     throw new MissingConfigurationError(
@@ -96,12 +104,18 @@ export function checkOptions(options: ClientOptions): CheckedOptions {
   if (!Number.isInteger(maxRetries) || maxRetries < 0) {
     throw new MissingConfigurationError("`maxRetries` must be a non-negative integer.");
   }
-  return { baseURL: normalizedBaseURL, apiKey: apiKey.trim(), timeout, maxRetries };
+  const rateLimitWindowMs =
+    options.rateLimitWindowMs ?? numberFromEnv(RATE_LIMIT_WINDOW_ENV) ?? DEFAULT_RATE_LIMIT_WINDOW_MS;
+  if (!(rateLimitWindowMs > 0))
+    throw new MissingConfigurationError(
+      `\`rateLimitWindowMs\` (or ${RATE_LIMIT_WINDOW_ENV}) must be a positive number of milliseconds.`,
+    );
+  return { baseURL: normalizedBaseURL, apiKey: apiKey.trim(), timeout, maxRetries, rateLimitWindowMs };
 }
 
-/** The timeout the environment sets, if any (NaN when malformed, which `checkOptions` rejects). */
-function timeoutFromEnv(): number | undefined {
-  const raw = process.env[TIMEOUT_ENV]?.trim();
+/** A number the environment sets, if any (NaN when malformed, which `checkOptions` rejects). */
+function numberFromEnv(name: string): number | undefined {
+  const raw = process.env[name]?.trim();
   return raw === undefined || raw === "" ? undefined : Number(raw);
 }
 

@@ -95,7 +95,7 @@ export class Transport {
     this.pacer = new RateLimitPacer({
       now: this.now,
       sleep: this.sleep,
-      windowMs: options.rateLimitWindowMs ?? 60_000,
+      windowMs: checked.rateLimitWindowMs,
       safetyMs: options.rateLimitSafetyMs ?? 1_000,
     });
     if (options.dispatcher) {

@@ -1,6 +1,7 @@
 import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MissingConfigurationError, NotificationHandlersClient } from "../../sdk";
+import { checkOptions } from "../../sdk/client-options";
 
 const KEY = "nh_live_9f8e7d6c5b4a39281706";
 const saved: Record<string, string | undefined> = {};
@@ -19,6 +20,7 @@ beforeEach(() => {
     "NOTIFICATION_HANDLERS_BASE_URL",
     "NOTIFICATION_HANDLERS_API_KEY",
     "NOTIFICATION_HANDLERS_TIMEOUT_MS",
+    "NOTIFICATION_HANDLERS_RATE_LIMIT_WINDOW_MS",
   ]) {
     saved[name] = process.env[name];
     delete process.env[name];
@@ -102,6 +104,16 @@ describe("configuration", () => {
     expect(() => make({ baseURL: "https://x.test", apiKey: KEY })).toThrow(
       "NOTIFICATION_HANDLERS_TIMEOUT_MS",
     );
+  });
+
+  it("takes the rate-limit window from NOTIFICATION_HANDLERS_RATE_LIMIT_WINDOW_MS, else a minute", () => {
+    const base = { baseURL: "https://x.test", apiKey: KEY };
+    expect(checkOptions(base).rateLimitWindowMs).toBe(60_000);
+    process.env.NOTIFICATION_HANDLERS_RATE_LIMIT_WINDOW_MS = "2000";
+    expect(checkOptions(base).rateLimitWindowMs).toBe(2_000);
+    expect(checkOptions({ ...base, rateLimitWindowMs: 5_000 }).rateLimitWindowMs).toBe(5_000);
+    process.env.NOTIFICATION_HANDLERS_RATE_LIMIT_WINDOW_MS = "a minute";
+    expect(() => checkOptions(base)).toThrow("NOTIFICATION_HANDLERS_RATE_LIMIT_WINDOW_MS");
   });
 
   it("never shows the API key in util.inspect, JSON or its own properties", () => {
