@@ -3,16 +3,18 @@
  * request or a drift check: which handler changes, how, and which fields, with what the server has
  * and what the code wants.
  *
- * The engine's JSON says which resources change; the fields come from the provider's notes (its
- * diff compares the code with the live handler, so they cover edits in the web UI as well as in the
- * code), which the engine passes on as diagnostics, one line each, without a resource. A note names
- * the handler's id and name, which the step's recorded outputs hold. Secret fields are always shown
- * as `[secret]`, whatever the input holds.
+ * The engine's JSON says which resources change; the fields come from the provider's drift notes
+ * (provider/drift-note.ts: its diff compares the code with the live handler, so they cover edits in
+ * the web UI as well as in the code), which the engine passes on as diagnostics without a resource.
+ * A note names the handler's id and name, which the step's recorded outputs hold. Secret fields are
+ * always shown as `[secret]`, whatever the input holds.
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 
+import { type DriftNote, SHOWN_SECRET, parseDriftNotes } from "../provider/drift-note";
+import { RESOURCE_TYPE } from "../provider/resource-type";
 import { ALL_FIELDS } from "../sdk/catalog";
 import { type CliIo, CommandError, UsageError, readAll } from "./io";
 import { markdownText } from "./markdown";
@@ -25,7 +27,6 @@ export const SUMMARY_USAGE = `Usage:
   which handler, which fields (secrets as [secret]), and whether the change was made in the code or
   outside it. Exits 0 whether or not there are changes; the preview's own exit code tells that.`;
 
-const RESOURCE_TYPE = "pulumi-nodejs:dynamic/notification-handlers:NotificationHandler";
 const SECRET_PROPERTIES = new Set(ALL_FIELDS.filter((f) => f.secret).map((f) => f.property));
 
 /** One step of `pulumi preview --json`, as far as it is read here. */
@@ -55,60 +56,6 @@ export interface PreviewJson {
   diagnostics?: PreviewDiagnostic[];
 }
 
-/** A field the provider found different: what the server has and what the code wants. */
-export interface FieldChange {
-  property: string;
-  live: string;
-  desired: string;
-}
-
-/** What the provider's notes say about one handler. */
-export interface HandlerNote {
-  id: number;
-  /** The name as the note quotes it (JSON). */
-  name: string;
-  gone: boolean;
-  fields: FieldChange[];
-}
-
-const HEADER =
-  /handler (\d+) \(("(?:[^"\\]|\\.)*")\) (differs from the program:|no longer exists in the API)/;
-const VALUE = String.raw`("(?:[^"\\]|\\.)*"|\[secret\]|\(missing\)|true|false|null)`;
-const FIELD_LINE = new RegExp(String.raw`^\s+([A-Za-z]+): live ${VALUE}, desired ${VALUE}\s*$`);
-
-/** Reads the provider's drift notes out of the preview's diagnostics, in order. */
-export function notesOf(diagnostics: readonly PreviewDiagnostic[]): HandlerNote[] {
-  const notes: HandlerNote[] = [];
-  let current: HandlerNote | undefined;
-  for (const diagnostic of diagnostics) {
-    for (const line of (diagnostic.message ?? "").split("\n")) {
-      const header = HEADER.exec(line);
-      if (header !== null) {
-        current = {
-          id: Number(header[1]),
-          name: header[2]!,
-          gone: header[3]!.startsWith("no longer"),
-          fields: [],
-        };
-        notes.push(current);
-        continue;
-      }
-      const field = FIELD_LINE.exec(line);
-      if (field !== null && current !== undefined) {
-        const secret = SECRET_PROPERTIES.has(field[1]!);
-        current.fields.push({
-          property: field[1]!,
-          live: secret ? "[secret]" : field[2]!,
-          desired: secret ? "[secret]" : field[3]!,
-        });
-      } else if (line.trim() !== "") {
-        current = undefined;
-      }
-    }
-  }
-  return notes;
-}
-
 const OPS: Record<string, string> = {
   create: "create",
   update: "update",
@@ -120,7 +67,7 @@ const OPS: Record<string, string> = {
 
 /** Renders the summary of a preview. */
 export function renderSummary(preview: PreviewJson, title = "Notification handlers"): string {
-  const notes = notesOf(preview.diagnostics ?? []);
+  const notes = parseDriftNotes((preview.diagnostics ?? []).map((d) => d.message ?? ""));
   const steps = (preview.steps ?? []).filter(
     (s) => s.urn.includes(`::${RESOURCE_TYPE}::`) && s.op in OPS && s.op !== "read",
   );
@@ -157,7 +104,7 @@ export function renderSummary(preview: PreviewJson, title = "Notification handle
   return `${lines.join("\n")}\n`;
 }
 
-function row(step: PreviewStep, op: string, notes: readonly HandlerNote[]): string {
+function row(step: PreviewStep, op: string, notes: readonly DriftNote[]): string {
   const resource = step.urn.split("::").pop() ?? step.urn;
   const recorded = step.oldState?.outputs ?? {};
   const id = typeof recorded.handlerId === "number" ? recorded.handlerId : Number(step.oldState?.id ?? NaN);
@@ -167,8 +114,7 @@ function row(step: PreviewStep, op: string, notes: readonly HandlerNote[]): stri
     : `new: ${markdownText(JSON.stringify(name))}`;
   // Ids are unique per site; with several sites in one stack the quoted name tells two notes apart.
   const candidates = notes.filter((n) => n.id === id);
-  const note =
-    candidates.find((n) => [recorded.name, name].includes(JSON.parse(n.name) as unknown)) ?? candidates[0];
+  const note = candidates.find((n) => [recorded.name, name].includes(n.name)) ?? candidates[0];
   const fields: string[] = [];
   if (op === "create") {
     const adopt = step.newState?.inputs?.adopt;
@@ -179,10 +125,10 @@ function row(step: PreviewStep, op: string, notes: readonly HandlerNote[]): stri
     );
   } else if (op === "delete") {
     fields.push("the handler is deleted");
-  } else if (note?.gone === true) {
+  } else if (note?.kind === "gone") {
     fields.push("**deleted outside the code**; made again");
   }
-  for (const change of note?.fields ?? []) {
+  for (const change of note?.kind === "differs" ? note.fields : []) {
     const origin = originOf(step, change.property);
     fields.push(
       `\`${change.property}\`: ${shownValue(change.live)} → ${shownValue(change.desired)}${origin === "" ? "" : ` (${origin})`}`,
@@ -190,7 +136,7 @@ function row(step: PreviewStep, op: string, notes: readonly HandlerNote[]): stri
   }
   if (
     op === "replace" &&
-    note?.gone !== true &&
+    note?.kind !== "gone" &&
     step.replaceReasons !== undefined &&
     step.replaceReasons.length > 0
   ) {
@@ -201,7 +147,7 @@ function row(step: PreviewStep, op: string, notes: readonly HandlerNote[]): stri
 }
 
 /** A value of a note: `[secret]` as it is, anything else escaped. */
-const shownValue = (value: string): string => (value === "[secret]" ? value : markdownText(value));
+const shownValue = (value: string): string => (value === SHOWN_SECRET ? value : markdownText(value));
 
 /** Whether a field differs because the code changed it, or because someone changed the handler. */
 function originOf(step: PreviewStep, property: string): string {

@@ -14,6 +14,7 @@ import {
 } from "../sdk/catalog";
 import { equalAfterCleaning } from "../sdk/cleaning";
 import type { NotificationHandler as ApiHandler } from "../sdk/resources/handler-parsing";
+import { type Difference, SHOWN_SECRET } from "./drift-note";
 
 /** How a change that the API could apply in place is carried out. */
 export type UpdateStrategy = "in-place" | "replace";
@@ -212,18 +213,8 @@ export function apiParams(desired: Desired): Record<string, string | boolean> {
   return { name: desired.name, type: desired.type, is_enabled: desired.isEnabled, ...desired.fields };
 }
 
-/** One difference between desired and live state. */
-export interface Difference {
-  /** The resource property that differs (`name`, `type`, `isEnabled`, or a field's property). */
-  property: string;
-  /** What the server has, for messages; secret fields are never shown. */
-  live: string;
-  /** What the program wants, for messages; secret fields are never shown. */
-  desired: string;
-}
-
 const shown = (spec: FieldSpec | undefined, value: string | undefined): string =>
-  value === undefined ? "(missing)" : spec?.secret === true ? "[secret]" : JSON.stringify(value);
+  value === undefined ? "(missing)" : spec?.secret === true ? SHOWN_SECRET : JSON.stringify(value);
 
 /**
  * What differs between the desired state and the live handler, comparing through the cleaning that
@@ -264,11 +255,6 @@ export function changedInputs(olds: HandlerInputs, news: HandlerInputs): string[
     if (a.fields[spec.field] !== b.fields[spec.field]) changed.push(spec.property);
   }
   return changed;
-}
-
-/** Describes differences for a message, one per line. */
-export function describeDifferences(found: readonly Difference[]): string {
-  return found.map((d) => `  ${d.property}: live ${d.live}, desired ${d.desired}`).join("\n");
 }
 
 /** The resource's outputs: the checked inputs (as the program wrote them) plus what the API reports. */

@@ -25,13 +25,13 @@ import {
   UNKNOWN,
   changedInputs,
   checkInputs,
-  describeDifferences,
   desiredFrom,
   differences,
   inputsFromOutputs,
   outputsFrom,
   refreshedOutputs,
 } from "./inputs";
+import { formatDriftNote } from "./drift-note";
 import { recordOnFailure } from "./partial-failure";
 import { inputsKey } from "./replacements";
 import { createHandler, deleteHandler, updateHandler } from "./writes";
@@ -80,9 +80,8 @@ export async function diff(
   site.account.claim(n); // managed by this resource: no other resource may adopt it
   const live = await site.account.byId(n);
   if (live === undefined) {
-    ctx.note(
-      `handler ${n} (${JSON.stringify(olds.name)}) no longer exists in the API; it will be created again`,
-    );
+    const name = typeof olds.name === "string" ? olds.name : desiredFrom(news).name;
+    ctx.note(formatDriftNote({ kind: "gone", id: n, name }));
     site.replacements.add(inputsKey(news));
     return { changes: true, replaces: ["handlerId"], deleteBeforeReplace: false };
   }
@@ -103,9 +102,7 @@ export async function diff(
   // The live handler already is what the program wants (edited to match, say): record the new
   // inputs without touching it; update() then sends nothing.
   if (drift.length === 0) return { changes: true, replaces: [] };
-  ctx.note(
-    `handler ${n} (${JSON.stringify(desired.name)}) differs from the program:\n${describeDifferences(drift)}`,
-  );
+  ctx.note(formatDriftNote({ kind: "differs", id: n, name: desired.name, fields: drift }));
   const replace = changed.includes("type") || ctx.strategyOf(news) === "replace";
   if (replace) site.replacements.add(inputsKey(news));
   return { changes: true, replaces: replace ? changed : [], deleteBeforeReplace: false };

@@ -13,6 +13,7 @@ import {
 } from "../sdk/catalog";
 import type { UpdateStrategy } from "./inputs";
 import { PROVIDER_KEY, PROVIDER_SOURCE } from "./provider";
+import { RESOURCE_TYPE } from "./resource-type";
 
 type FieldSpecOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number];
 type AnyProperty = PropertyOf<HandlerType>;
@@ -107,9 +108,6 @@ function absentFields(resource: NotificationHandler, own: readonly { property: s
     });
   }
 }
-
-const MODULE = "notification-handlers";
-const TYPE = "NotificationHandler";
 
 /**
  * A notification handler managed through the Notification Handlers API.
@@ -216,7 +214,7 @@ export class NotificationHandler extends pulumi.CustomResource {
   }
 
   /** The resource's type token, as the engine records it. */
-  public static readonly __pulumiType = `pulumi-nodejs:dynamic/${MODULE}:${TYPE}`;
+  public static readonly __pulumiType = RESOURCE_TYPE;
 
   /**
    * Whether `obj` is a `NotificationHandler`, even one made by another copy of this package (the

@@ -6,15 +6,14 @@ import { CreateOutcomeUnknownError, NotFoundError } from "../sdk/errors";
 import type { SiteContext } from "./context";
 import {
   type Desired,
-  type Difference,
   type HandlerInputs,
   type LiveHandler,
   apiParams,
-  describeDifferences,
   desiredFrom,
   differences,
   refreshedOutputs,
 } from "./inputs";
+import { type Difference, describeDifferences } from "./drift-note";
 import { partialFailure, recordOnFailure } from "./partial-failure";
 import { createOutcomeUnknown, findCreated } from "./recovery";
 

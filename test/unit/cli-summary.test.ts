@@ -3,41 +3,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-import { notesOf, renderSummary, type PreviewJson } from "../../cli/summary";
+import { renderSummary, type PreviewJson } from "../../cli/summary";
 
 // A `pulumi preview --json` of examples/quickstart after the README's drift steps plus a changed Slack
 // URL, taken with the CLI (the serialized provider left out).
 const DRIFT = JSON.parse(
   readFileSync(join(__dirname, "fixtures", "preview-drift.json"), "utf8"),
 ) as PreviewJson;
-
-describe("notesOf", () => {
-  it("reads the provider's notes, one diagnostic per line, into handlers and fields", () => {
-    expect(notesOf(DRIFT.diagnostics!)).toEqual([
-      {
-        id: 4,
-        name: '"Team Slack"',
-        gone: false,
-        fields: [{ property: "slack", live: "[secret]", desired: "[secret]" }],
-      },
-      { id: 2, name: '"Pager SMS"', gone: true, fields: [] },
-      {
-        id: 1,
-        name: '"On-call email"',
-        gone: false,
-        fields: [{ property: "name", live: '"Renamed in the web UI"', desired: '"On-call email"' }],
-      },
-    ]);
-  });
-
-  it("never shows a secret field's value, whatever the note holds", () => {
-    const [note] = notesOf([
-      { message: 'notification-handlers: handler 9 ("Hook") differs from the program:\n' },
-      { message: '  webhook: live "https://leak.example/SECRET", desired "https://x.example"\n' },
-    ]);
-    expect(note!.fields).toEqual([{ property: "webhook", live: "[secret]", desired: "[secret]" }]);
-  });
-});
 
 describe("renderSummary", () => {
   it("names each changed resource, its handler and fields, and where the change came from", () => {

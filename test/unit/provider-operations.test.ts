@@ -2,7 +2,7 @@
  * The provider's operations over a fake API, without the engine: recovery of creates of unknown
  * outcome, the claims, adoption, shared verifying reads and partial failures.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import type { HandlerInputs } from "../../provider/inputs";
 import * as operations from "../../provider/operations";
@@ -172,28 +172,35 @@ describe("verifying writes with shared reads", () => {
 
   it("an engine that starts its operations one after another shares one list per wave", async () => {
     // As the engine runs them: at most `parallel` at once, each started some milliseconds after the
-    // one before (its own work per step), a slot refilled as soon as an operation ends.
-    for (const parallel of [8, 16, 32]) {
-      const api = new FakeApi();
-      // A window three times the provider's, so that a busy machine's pauses do not cut a wave.
-      const { ctx } = fakeContext(api, [], 3 * DEFAULT_BATCH_WINDOW_MS);
-      api.onCreate = () => sleep(2);
-      let gate = Promise.resolve();
-      let next = 0;
-      const worker = async (): Promise<void> => {
-        for (let i = next++; i < 100; i = next++) {
-          gate = gate.then(() => sleep(4));
-          await gate;
-          await operations.create(ctx, { type: "internal_notification", name: `h${i}` });
-        }
-      };
-      await Promise.all(Array.from({ length: parallel }, worker));
-      expect(api.calls.create).toBe(100);
-      // The snapshot, then one list per wave: ceil(100 / parallel), and one to spare. (Cutting the
-      // first wave short, as the provider once did, left the waves out of step: 23 reads at 8.)
-      expect(api.calls.list + api.calls.retrieve, `parallel ${parallel}`).toBeLessThanOrEqual(
-        2 + Math.ceil(100 / parallel),
-      );
+    // one before (its own work per step), a slot refilled as soon as an operation ends. On a fake
+    // clock, so that a busy machine's pauses cannot cut a wave.
+    vi.useFakeTimers();
+    try {
+      for (const parallel of [8, 16, 32]) {
+        const api = new FakeApi();
+        const { ctx } = fakeContext(api, [], DEFAULT_BATCH_WINDOW_MS); // the provider's own window
+        api.onCreate = () => sleep(2);
+        let gate = Promise.resolve();
+        let next = 0;
+        const worker = async (): Promise<void> => {
+          for (let i = next++; i < 100; i = next++) {
+            gate = gate.then(() => sleep(4));
+            await gate;
+            await operations.create(ctx, { type: "internal_notification", name: `h${i}` });
+          }
+        };
+        const run = Promise.all(Array.from({ length: parallel }, worker));
+        await vi.runAllTimersAsync();
+        await run;
+        expect(api.calls.create).toBe(100);
+        // The snapshot, then one list per wave: ceil(100 / parallel), and one to spare. (Cutting the
+        // first wave short left the waves out of step: 23 reads at 8.)
+        expect(api.calls.list + api.calls.retrieve, `parallel ${parallel}`).toBeLessThanOrEqual(
+          2 + Math.ceil(100 / parallel),
+        );
+      }
+    } finally {
+      vi.useRealTimers();
     }
   });
 

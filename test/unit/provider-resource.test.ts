@@ -6,16 +6,17 @@ import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { NotificationHandler } from "../../provider/resource";
+import { RESOURCE_TYPE } from "../../provider/resource-type";
 import { ALL_FIELDS } from "../../sdk/catalog";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const registered: { name: string; inputs: Record<string, unknown> }[] = [];
+const registered: { name: string; type: string; inputs: Record<string, unknown> }[] = [];
 
 beforeAll(async () => {
   await pulumi.runtime.setMocks({
     newResource: (args: pulumi.runtime.MockResourceArgs) => {
       const inputs = args.inputs as Record<string, unknown>;
-      registered.push({ name: args.name, inputs });
+      registered.push({ name: args.name, type: args.type, inputs });
       return { id: "7", state: { ...inputs, handlerId: 7 } };
     },
     call: (args: pulumi.runtime.MockCallArgs) => args.inputs as Record<string, unknown>,
@@ -37,6 +38,8 @@ describe("NotificationHandler", () => {
     expect(await valueOf(slack.name)).toBe("Team");
     const own = Object.keys(slack).filter((k) => ALL_FIELDS.some((f) => f.property === k));
     expect(own).toEqual(["slack"]);
+    // The token that previews, and so `notification-handlers summary`, know the resource by.
+    expect(registered.find((r) => r.name === "team-slack")?.type).toBe(RESOURCE_TYPE);
     // Sent to the engine as a secret (Pulumi's secret signature around the value).
     expect(registered.find((r) => r.name === "team-slack")?.inputs.slack).toEqual({
       [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270",
