@@ -71,7 +71,7 @@ interface ExportRequest {
 }
 
 /** What the account's lists gave. */
-interface Account {
+interface AccountListing {
   handlers: ApiHandler[];
   /** The list shape the pages answered in (deployed wins if pages disagree). */
   dialect: ListDialect;
@@ -145,22 +145,22 @@ async function parseRequest(args: string[], io: CliIo, version: string): Promise
   }
   if (values.help) return undefined;
 
-  const apiKey = present(io.env[API_KEY_ENV]);
+  const apiKey = trimmedNonBlank(io.env[API_KEY_ENV]);
   if (apiKey === undefined) throw new UsageError(`${API_KEY_ENV} must hold the account's API key`);
-  const baseUrl = present(values["base-url"]) ?? present(io.env[BASE_URL_ENV]);
+  const baseUrl = trimmedNonBlank(values["base-url"]) ?? trimmedNonBlank(io.env[BASE_URL_ENV]);
   if (baseUrl === undefined) throw new UsageError(`--base-url (or ${BASE_URL_ENV}) is required`);
   if (!URL.canParse(baseUrl) || !["http:", "https:"].includes(new URL(baseUrl).protocol)) {
     throw new UsageError(`--base-url must be an absolute http or https URL, got "${baseUrl}"`);
   }
-  const outFlag = present(values.out);
+  const outFlag = trimmedNonBlank(values.out);
   if (outFlag === undefined)
     throw new UsageError("--out DIR is required: the folder to write the project to");
   const out = resolve(io.cwd, outFlag);
-  const stack = present(values.stack);
+  const stack = trimmedNonBlank(values.stack);
   if (stack !== undefined && !/^[A-Za-z0-9_.\-/]+$/.test(stack)) {
     throw new UsageError(`--stack must be a stack name (letters, digits, -, _, . and /), got "${stack}"`);
   }
-  const project = present(values.project) ?? projectNameOf(basename(out));
+  const project = trimmedNonBlank(values.project) ?? projectNameOf(basename(out));
   if (!/^[A-Za-z0-9_.-]+$/.test(project)) {
     throw new UsageError(`--project must be letters, digits, -, _ and . only, got "${project}"`);
   }
@@ -187,7 +187,7 @@ async function parseRequest(args: string[], io: CliIo, version: string): Promise
     apiKey,
     out,
     project,
-    packageSpec: present(values.package) ?? `^${version}`,
+    packageSpec: trimmedNonBlank(values.package) ?? `^${version}`,
     stack,
     updateStrategy,
     force,
@@ -198,7 +198,7 @@ async function parseRequest(args: string[], io: CliIo, version: string): Promise
  * Every handler of the account, and the list shape the site answered in; failures say what is wrong
  * in the user's terms.
  */
-async function readAccount(request: ExportRequest): Promise<Account> {
+async function readAccount(request: ExportRequest): Promise<AccountListing> {
   const client = new NotificationHandlersClient({
     baseURL: request.baseUrl,
     apiKey: request.apiKey,
@@ -270,5 +270,5 @@ function describe(plan: ExportPlan, request: ExportRequest): string {
   return `${lines.join("\n")}\n`;
 }
 
-const present = (value: string | undefined): string | undefined =>
+const trimmedNonBlank = (value: string | undefined): string | undefined =>
   value === undefined || value.trim() === "" ? undefined : value.trim();

@@ -7,8 +7,11 @@ import type { SiteContext } from "./context";
 import type { Desired, HandlerInputs, LiveHandler } from "./inputs";
 import { inputsKey } from "./replacements";
 
-/** The existing handler `adopt` names, claimed for this resource, or undefined to create a new one. */
-export async function adoptable(
+/**
+ * Finds the existing handler `adopt` names and claims it for this resource (no other may take it
+ * over); undefined when there is none to take over and a new one is to be created.
+ */
+export async function claimHandlerToAdopt(
   ctx: SiteContext,
   inputs: HandlerInputs,
   desired: Desired,

@@ -32,18 +32,18 @@ export interface Connection {
 /** Reads a config key; an empty value counts as unset. */
 export type ConfigGetter = (key: string) => string | undefined;
 
-const present = (value: string | undefined): string | undefined =>
+const nonBlank = (value: string | undefined): string | undefined =>
   value === undefined || value.trim() === "" ? undefined : value;
 
 /** The settings from stack config, each key falling back to its environment variable. */
 export function readSettings(get: ConfigGetter): ProviderSettings {
-  const strategy = present(get(CONFIG_KEYS.updateStrategy));
+  const strategy = nonBlank(get(CONFIG_KEYS.updateStrategy));
   if (strategy !== undefined && !UPDATE_STRATEGIES.includes(strategy as UpdateStrategy)) {
     throw new Error(
       `${CONFIG_KEYS.updateStrategy} must be one of ${UPDATE_STRATEGIES.map((s) => `"${s}"`).join(", ")} (got ${JSON.stringify(strategy)})`,
     );
   }
-  const timeout = present(get(CONFIG_KEYS.requestTimeoutMs)) ?? present(process.env[TIMEOUT_ENV]);
+  const timeout = nonBlank(get(CONFIG_KEYS.requestTimeoutMs)) ?? nonBlank(process.env[TIMEOUT_ENV]);
   if (timeout !== undefined && !/^[1-9]\d*$/.test(timeout.trim())) {
     throw new Error(
       `${CONFIG_KEYS.requestTimeoutMs} (or ${TIMEOUT_ENV}) must be a positive whole number of milliseconds ` +
@@ -51,8 +51,8 @@ export function readSettings(get: ConfigGetter): ProviderSettings {
     );
   }
   return {
-    baseUrl: present(get(CONFIG_KEYS.baseUrl)) ?? present(process.env[BASE_URL_ENV]),
-    apiKey: present(get(CONFIG_KEYS.apiKey)) ?? present(process.env[API_KEY_ENV]),
+    baseUrl: nonBlank(get(CONFIG_KEYS.baseUrl)) ?? nonBlank(process.env[BASE_URL_ENV]),
+    apiKey: nonBlank(get(CONFIG_KEYS.apiKey)) ?? nonBlank(process.env[API_KEY_ENV]),
     updateStrategy: (strategy as UpdateStrategy | undefined) ?? "in-place",
     timeoutMs: timeout === undefined ? undefined : Number(timeout),
   };

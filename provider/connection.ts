@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 
-import { redactURL } from "../sdk/redaction";
+import { withoutCredentials } from "../sdk/redaction";
 import type { Connection } from "./config";
 import type { CheckFailure, HandlerInputs } from "./inputs";
 import { UNKNOWN } from "./inputs";
@@ -85,7 +85,7 @@ export function siteOf(baseUrl: string): string {
 
 /** How a message names a connection: its site, never its key. */
 export function describeConnection(connection: Connection): string {
-  return redactURL(siteOf(connection.baseUrl));
+  return withoutCredentials(siteOf(connection.baseUrl));
 }
 
 /**

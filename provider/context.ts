@@ -46,19 +46,19 @@ export class SiteContext {
    * a create with these inputs makes a new handler whatever `adopt` says.
    */
   readonly replacements = new Set<string>();
-  /** The site, for messages (never the key). */
-  readonly site: string;
+  /** How messages name the site (never with the key). */
+  readonly label: string;
 
   private handlers: HandlersApi | undefined;
 
   constructor(
     private readonly provider: ProviderContext,
     private readonly buildApi: () => HandlersApi,
-    site: string,
+    label: string,
     batchWindowMs: number,
     batchMaxWaitMs: number,
   ) {
-    this.site = site;
+    this.label = label;
     this.account = new Account(() => this.api());
     this.readBack = new ReadBack(() => this.api(), this.account, batchWindowMs, batchMaxWaitMs);
   }

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 import { ALL_FIELDS } from "../sdk/catalog";
-import { adoptable } from "./adoption";
+import { claimHandlerToAdopt } from "./adoption";
 import { type Connection, requireConnection } from "./config";
 import {
   CONNECTION_PROPERTY,
@@ -71,7 +71,7 @@ export async function diff(
   const from = previousConnection(ctx, olds);
   if (from !== undefined && siteOf(from.baseUrl) !== siteOf(ctx.connectionOf(news).baseUrl)) {
     ctx.note(
-      `handler ${n} (${JSON.stringify(olds.name)}) moves from ${describeConnection(from)} to ${site.site}: ` +
+      `handler ${n} (${JSON.stringify(olds.name)}) moves from ${describeConnection(from)} to ${site.label}: ` +
         "it will be created there, then deleted from the old site",
     );
     site.replacements.add(inputsKey(news));
@@ -126,7 +126,7 @@ export async function create(
 ): Promise<pulumi.dynamic.CreateResult> {
   const site = ctx.site(inputs);
   const desired = desiredFrom(inputs);
-  const adopted = await adoptable(site, inputs, desired);
+  const adopted = await claimHandlerToAdopt(site, inputs, desired);
   let live: LiveHandler;
   if (adopted === undefined) {
     live = await createHandler(site, desired, inputs);

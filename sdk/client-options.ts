@@ -5,7 +5,7 @@
 
 import type { Dispatcher } from "undici";
 import { MissingConfigurationError } from "./errors";
-import { redactURL } from "./redaction";
+import { withoutCredentials } from "./redaction";
 
 /** Environment variable read when `baseURL` is not given. */
 export const BASE_URL_ENV = "NOTIFICATION_HANDLERS_BASE_URL";
@@ -123,7 +123,7 @@ function numberFromEnv(name: string): number | undefined {
 function normalizeBaseURL(raw: string): string {
   if (!URL.canParse(raw)) {
     throw new MissingConfigurationError(
-      `The base URL ${JSON.stringify(redactURL(raw))} is not an absolute URL (expected https://host[/prefix]).`,
+      `The base URL ${JSON.stringify(withoutCredentials(raw))} is not an absolute URL (expected https://host[/prefix]).`,
     );
   }
   const url = new URL(raw);

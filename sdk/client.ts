@@ -8,9 +8,9 @@
 import { inspect } from "node:util";
 import type { APIRequest, APIResponse, Requester } from "./api-request";
 import { type ClientOptions, checkOptions } from "./client-options";
-import { MissingConfigurationError } from "./errors";
+import { ClientClosedError } from "./errors";
 import type { PacerState } from "./rate-limit";
-import { redactURL } from "./redaction";
+import { withoutCredentials } from "./redaction";
 import { NotificationHandlers } from "./resources/notification-handlers";
 import { type ClientStats, Transport } from "./transport";
 
@@ -57,13 +57,13 @@ export class NotificationHandlersClient implements Requester {
 
   /** Shown by util.inspect and console.log: never the key. */
   [inspect.custom](): string {
-    return `NotificationHandlersClient { baseURL: ${JSON.stringify(redactURL(this.baseURL))}, timeout: ${this.timeout}, maxRetries: ${this.maxRetries} }`;
+    return `NotificationHandlersClient { baseURL: ${JSON.stringify(withoutCredentials(this.baseURL))}, timeout: ${this.timeout}, maxRetries: ${this.maxRetries} }`;
   }
 
   /** JSON view: configuration and counters, never the key. */
   toJSON(): { baseURL: string; timeout: number; maxRetries: number; stats: ClientStats } {
     return {
-      baseURL: redactURL(this.baseURL),
+      baseURL: withoutCredentials(this.baseURL),
       timeout: this.timeout,
       maxRetries: this.maxRetries,
       stats: this.stats,
@@ -75,7 +75,7 @@ export class NotificationHandlersClient implements Requester {
    * typed error. @internal (used by the resource classes)
    */
   async request(req: APIRequest): Promise<APIResponse> {
-    if (this.closed) throw new MissingConfigurationError("The client is closed.");
+    if (this.closed) throw new ClientClosedError("The client is closed.");
     return this.transport.request(req);
   }
 }

@@ -6,12 +6,13 @@
  * before an error is built, and no error stores request headers.
  */
 
-import { redactURL } from "./redaction";
+import { withoutCredentials } from "./redaction";
 
 /** Stable machine-readable error codes. */
 export type ErrorCode =
   | "notification_handlers_error"
   | "missing_configuration"
+  | "client_closed"
   | "unexpected_response"
   | "api_error"
   | "bad_request"
@@ -57,6 +58,11 @@ export class NotificationHandlersError extends Error {
 /** The client is missing its base URL or API key, or one is malformed. */
 export class MissingConfigurationError extends NotificationHandlersError {
   override readonly code = "missing_configuration";
+}
+
+/** The client was closed (`close()`) before this request. */
+export class ClientClosedError extends NotificationHandlersError {
+  override readonly code = "client_closed";
 }
 
 /** Where an error happened: the request method and path (path includes any base-URL prefix and the query). */
@@ -379,7 +385,7 @@ export function makeAPIError(
   if (!isJSONDocument(body) && (status < 400 || status === 404 || status === 405)) {
     const what =
       status >= 300 && status < 400 && headers.location
-        ? `a redirect to ${redactURL(headers.location)}`
+        ? `a redirect to ${withoutCredentials(headers.location)}`
         : `${status} with ${body === undefined || body === "" ? "an empty body" : contentTypeOf(headers)}`;
     return new ServiceNotFoundError(
       status,

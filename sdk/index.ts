@@ -3,7 +3,7 @@
 export * from "./catalog";
 export * from "./cleaning";
 export * from "./errors";
-export { redactURL } from "./redaction";
+export { withoutCredentials } from "./redaction";
 export {
   API_KEY_ENV,
   BASE_URL_ENV,

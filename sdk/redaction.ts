@@ -4,7 +4,7 @@
  */
 
 /** Drops user:password from a URL so it can go into a message. */
-export function redactURL(url: string): string {
+export function withoutCredentials(url: string): string {
   if (!URL.canParse(url)) return url;
   const parsed = new URL(url);
   if (parsed.username === "" && parsed.password === "") return url;

@@ -1,15 +1,14 @@
-/** Time as the service sees it: an injectable clock and the API's `Y-m-d H:i:s` UTC format. */
+/**
+ * Time as the service sees it: an injectable clock and the API's `Y-m-d H:i:s` UTC format (written
+ * by the SDK's `formatDatetime`, checked here).
+ */
+import { formatDatetime } from "../sdk/resources/handler-encoding";
 
 /** Milliseconds since the epoch; tests pass their own to control datetimes and the rate limit. */
 export type Clock = () => number;
 
 /** The real clock. */
 export const systemClock: Clock = () => Date.now();
-
-/** Formats an instant as the API's UTC `Y-m-d H:i:s`. */
-export function formatDatetime(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
-}
 
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
@@ -30,5 +29,5 @@ export function isDatetime(value: string): boolean {
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second);
   // Overflowing parts roll over (Feb 30 -> Mar 1), so a round trip exposes them.
-  return formatDatetime(date.getTime()) === value;
+  return formatDatetime(date) === value;
 }

@@ -10,11 +10,11 @@ import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { FastifyInstance } from "fastify";
 import { HANDLER_TYPE_NAMES, isHandlerType } from "../sdk/catalog";
 import { DEFAULT_RATE_LIMIT, buildApp } from "./app";
-import { formatDatetime } from "./clock";
+import { formatDatetime } from "../sdk/resources/handler-encoding";
 import { EMULATED_VERSIONS, type EmulatedVersion, isEmulatedVersion } from "./emulation";
 import { openRepository } from "./open-repository";
 import { DEFAULT_REQUEST_TIMEOUT } from "./protocol";
-import { isPostgresUrl, redactUrl, urlScheme } from "./records";
+import { isPostgresUrl, maskedDatabaseUrl, urlScheme } from "./records";
 import type { Repository } from "./repository";
 
 /** Where `--db` points when it is not given, relative to the working directory. */
@@ -134,11 +134,11 @@ function prepareDb({ value, source }: Setting): string {
   if (isPostgresUrl(value)) {
     if (!URL.canParse(value)) {
       throw new UsageError(
-        `${source} is not a valid PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE): ${redactUrl(value)}`,
+        `${source} is not a valid PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE): ${maskedDatabaseUrl(value)}`,
       );
     }
     if (new URL(value).hostname === "" && !new URL(value).searchParams.has("host")) {
-      throw new UsageError(`${source} names no host: ${redactUrl(value)}`);
+      throw new UsageError(`${source} names no host: ${maskedDatabaseUrl(value)}`);
     }
     return value;
   }
@@ -285,7 +285,7 @@ function emulatedVersion(raw: string | boolean | undefined): EmulatedVersion | u
 
 /** The store for a log line: the kind and where, a URL without its password. */
 function describeStore(repository: Repository, db: string): string {
-  return `${repository.kind} ${repository.kind === "postgres" ? redactUrl(db) : db}`;
+  return `${repository.kind} ${repository.kind === "postgres" ? maskedDatabaseUrl(db) : db}`;
 }
 
 async function keys(args: readonly string[], io: CliIo): Promise<number> {
@@ -304,7 +304,7 @@ async function keys(args: readonly string[], io: CliIo): Promise<number> {
   if (user === "") throw new UsageError("keys create needs --user NAME");
   const repository = await openRepository(prepareDb(setting("db", values.db, io, DEFAULT_DB)));
   try {
-    const now = formatDatetime(Date.now());
+    const now = formatDatetime(new Date());
     const key = await repository.createApiKey(await repository.ensureUser(user, now), now, {
       admin: values.admin === true,
     });

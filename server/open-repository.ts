@@ -1,5 +1,5 @@
 /** Opening the store at a location: the implementation a PostgreSQL URL or an SQLite file path names. */
-import { isPostgresUrl, redactUrl, urlScheme } from "./records";
+import { isPostgresUrl, maskedDatabaseUrl, urlScheme } from "./records";
 import type { Repository } from "./repository";
 import { openSqliteRepository } from "./repository-sqlite";
 
@@ -21,7 +21,7 @@ export async function openRepository(location: string): Promise<Repository> {
   const scheme = urlScheme(location);
   if (scheme !== undefined) {
     throw new DatabaseLocationError(
-      `${redactUrl(location)}: a ${scheme}:// URL names no store this server knows; give postgres://... or an SQLite file path`,
+      `${maskedDatabaseUrl(location)}: a ${scheme}:// URL names no store this server knows; give postgres://... or an SQLite file path`,
     );
   }
   return openSqliteRepository(location);

@@ -109,7 +109,7 @@ export function isPostgresUrl(location: string): boolean {
 }
 
 /** A database URL fit for a log line or an error: the password replaced, the rest as given. */
-export function redactUrl(location: string): string {
+export function maskedDatabaseUrl(location: string): string {
   if (!URL.canParse(location)) return `${urlScheme(location) ?? "database"}://[unparseable URL]`;
   const url = new URL(location);
   if (url.password !== "") url.password = "***";

@@ -23,7 +23,7 @@ import {
   keyLookup,
   keyMatches,
   newApiKey,
-  redactUrl,
+  maskedDatabaseUrl,
 } from "./records";
 import type {
   Admission,
@@ -515,7 +515,7 @@ class PostgresRepository implements Repository {
  * with the usual `sslmode` and other parameters) and brings its schema up to date.
  */
 export async function openPostgresRepository(url: string): Promise<Repository> {
-  const shown = redactUrl(url);
+  const shown = maskedDatabaseUrl(url);
   if (!URL.canParse(url)) throw new DatabaseConnectionError(`${shown}: not a valid database URL`);
   const password = decodeURIComponent(new URL(url).password);
   const pool = new pg.Pool({

@@ -7,16 +7,9 @@ import { type FormBody, encodeForm } from "../multipart";
 import type { NotificationHandlerListParams } from "./handler-params";
 import { settingString } from "./handler-parsing";
 
-function pad(n: number): string {
-  return String(n).padStart(2, "0");
-}
-
-/** Formats a Date as the API's `Y-m-d H:i:s`, in UTC. */
+/** Formats a Date as the API's `Y-m-d H:i:s`, in UTC (years 0 to 9999). */
 export function formatDatetime(date: Date): string {
-  return (
-    `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
-    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
-  );
+  return date.toISOString().slice(0, 19).replace("T", " ");
 }
 
 /** List parameters as query values for `page`: booleans as 1/0, dates as `Y-m-d H:i:s` (UTC). */

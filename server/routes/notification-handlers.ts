@@ -1,7 +1,8 @@
 /** The notification-handler routes: list, create, read, update, delete, and 405 for other methods. */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { principalOf } from "../auth";
-import { type Clock, formatDatetime } from "../clock";
+import { formatDatetime } from "../../sdk/resources/handler-encoding";
+import type { Clock } from "../clock";
 import { ApiError, FORM_CONTENT_TYPES } from "../errors";
 import type { Answer, Presenter } from "../presenter";
 import type { HandlerData, HandlerRecord, Repository } from "../repository";
@@ -165,7 +166,7 @@ export function registerNotificationHandlerRoutes(
     app.post(url, { onRequest: authenticate }, async (request, reply) => {
       const principal = principalOf(request);
       const data = await rules.create(formOf(request), principal.userId);
-      const record = await repository.createHandler(principal.userId, data, formatDatetime(now()));
+      const record = await repository.createHandler(principal.userId, data, formatDatetime(new Date(now())));
       return send(reply, presenter.created(record));
     });
   }
@@ -187,7 +188,7 @@ export function registerNotificationHandlerRoutes(
       userId,
       id,
       (current) => rules.update(form, current),
-      formatDatetime(now()),
+      formatDatetime(new Date(now())),
       handlerOf(request),
     );
     if (record === undefined) throw ApiError.notFound();

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MissingConfigurationError, NotificationHandlersClient } from "../../sdk";
+import { ClientClosedError, MissingConfigurationError, NotificationHandlersClient } from "../../sdk";
 import { checkOptions } from "../../sdk/client-options";
 
 const KEY = "nh_live_9f8e7d6c5b4a39281706";
@@ -131,6 +131,6 @@ describe("configuration", () => {
     const client = make({ baseURL: "https://x.test", apiKey: KEY });
     await client.close();
     await client.close();
-    await expect(client.notificationHandlers.retrieve(1)).rejects.toThrow("The client is closed.");
+    await expect(client.notificationHandlers.retrieve(1)).rejects.toThrow(ClientClosedError);
   });
 });

@@ -20,7 +20,7 @@ import {
   parseErrorEntries,
   retryAfterSeconds,
 } from "../../sdk/errors";
-import { redactURL } from "../../sdk/redaction";
+import { withoutCredentials } from "../../sdk/redaction";
 
 const json = { "content-type": "application/json" };
 const body = (title: string, status: number | string, extra: Record<string, unknown> = {}) => ({
@@ -235,8 +235,8 @@ describe("helpers", () => {
     expect(retryAfterSeconds({ "retry-after": "soon" }, now)).toBeUndefined();
   });
 
-  it("redactURL removes credentials", () => {
-    expect(redactURL("https://a:b@x.test/p")).toBe("https://x.test/p");
-    expect(redactURL("https://x.test/p")).toBe("https://x.test/p");
+  it("withoutCredentials removes credentials", () => {
+    expect(withoutCredentials("https://a:b@x.test/p")).toBe("https://x.test/p");
+    expect(withoutCredentials("https://x.test/p")).toBe("https://x.test/p");
   });
 });
