@@ -12,9 +12,7 @@
  *
  * What it relies on: the dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider/index.js`,
  * `getProvider`) runs `requireFromString(props.__provider).handler()` once per distinct string and
- * process, and `require` inside it resolves from the host's working folder, the program's. States
- * written before hold the serialized closure of the earlier shim, which loads the same module by
- * name (`configure`, `check`, ... stay exported there), so their deletes and reads keep working.
+ * process, and `require` inside it resolves from the host's working folder, the program's.
  */
 
 /** The reserved property that holds the provider's source (see the module comment). */

@@ -20,63 +20,48 @@ import * as operations from "./operations";
 
 const context = new ProviderContext();
 
-/** Reads the provider configuration, falling back to the environment. */
-export function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  // A bad value throws inside the executor, which rejects.
-  return new Promise((resolve) => {
-    context.settings = readSettings((key) => req.config.get(key));
-    resolve();
-  });
-}
-
-/** Checks inputs against the catalog before any API call. */
-export function check(_olds: HandlerInputs, news: HandlerInputs): Promise<pulumi.dynamic.CheckResult> {
-  return new Promise((resolve) => resolve(operations.check(context, news)));
-}
-
-/** Compares the desired inputs with the handler's live state, so drift shows up without `--refresh`. */
-export function diff(
-  id: pulumi.ID,
-  olds: HandlerInputs,
-  news: HandlerInputs,
-): Promise<pulumi.dynamic.DiffResult> {
-  return operations.diff(context, id, olds, news);
-}
-
-/** Creates the handler (or takes one over with `adopt`), verified by reading it back. */
-export function create(inputs: HandlerInputs): Promise<pulumi.dynamic.CreateResult> {
-  return operations.create(context, inputs);
-}
-
-/** Brings the handler to the new inputs in place. */
-export function update(
-  id: pulumi.ID,
-  olds: HandlerOutputs | HandlerInputs,
-  news: HandlerInputs,
-): Promise<pulumi.dynamic.UpdateResult> {
-  return operations.update(context, id, olds, news);
-}
-
-/** Deletes the handler (`delete` is a reserved word, hence the name). */
-export function remove(id: pulumi.ID, props: HandlerOutputs): Promise<void> {
-  return operations.remove(context, id, props);
-}
-
-/** Reads the live handler for `pulumi refresh` and `NotificationHandler.get`; gone means no id. */
-export function read(
-  id: pulumi.ID,
-  props?: HandlerOutputs | HandlerInputs,
-): Promise<pulumi.dynamic.ReadResult> {
-  return operations.read(context, id, props);
-}
-
 /** The provider object the engine calls, as the module in `./provider` hands it over. */
 export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOutputs> = {
-  configure,
-  check,
-  diff,
-  create,
-  read,
-  update,
-  delete: remove,
+  /** Reads the provider configuration, falling back to the environment. */
+  configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+    // A bad value throws inside the executor, which rejects.
+    return new Promise((resolve) => {
+      context.settings = readSettings((key) => req.config.get(key));
+      resolve();
+    });
+  },
+
+  /** Checks inputs against the catalog before any API call. */
+  check(_olds: HandlerInputs, news: HandlerInputs): Promise<pulumi.dynamic.CheckResult> {
+    return new Promise((resolve) => resolve(operations.check(context, news)));
+  },
+
+  /** Compares the desired inputs with the handler's live state, so drift shows up without `--refresh`. */
+  diff(id: pulumi.ID, olds: HandlerInputs, news: HandlerInputs): Promise<pulumi.dynamic.DiffResult> {
+    return operations.diff(context, id, olds, news);
+  },
+
+  /** Creates the handler (or takes one over with `adopt`), verified by reading it back. */
+  create(inputs: HandlerInputs): Promise<pulumi.dynamic.CreateResult> {
+    return operations.create(context, inputs);
+  },
+
+  /** Reads the live handler for `pulumi refresh` and `NotificationHandler.get`; gone means no id. */
+  read(id: pulumi.ID, props?: HandlerOutputs | HandlerInputs): Promise<pulumi.dynamic.ReadResult> {
+    return operations.read(context, id, props);
+  },
+
+  /** Brings the handler to the new inputs in place. */
+  update(
+    id: pulumi.ID,
+    olds: HandlerOutputs | HandlerInputs,
+    news: HandlerInputs,
+  ): Promise<pulumi.dynamic.UpdateResult> {
+    return operations.update(context, id, olds, news);
+  },
+
+  /** Deletes the handler. */
+  delete(id: pulumi.ID, props: HandlerOutputs): Promise<void> {
+    return operations.remove(context, id, props);
+  },
 };
