@@ -31,6 +31,7 @@ import { mustRun } from "../scripts/user-project";
 import { type CountingServer, type Served, startCountingServer } from "./counting-server";
 import { PROFILE_DIR_ENV, PROFILE_LABEL_ENV } from "./cpu-profile-hook";
 import { DescendantCpu, type DescendantCpuTimes, canMeasureDescendants } from "./process-cpu";
+import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
 
 const ROOT = resolve(__dirname, "..", "..");
 const DEFAULT_HANDLERS = 100;
@@ -39,8 +40,6 @@ const DEFAULT_ROUNDS = 3;
 const RATE_LIMITED_HANDLERS = 100;
 /** The longest one command may take: thousands of creates on a busy machine take many minutes. */
 const COMMAND_TIMEOUT_MS = 3 * 60 * 60 * 1000; // 3 h
-/** The largest list page, which the account snapshot is read in. */
-const LIST_PAGE_SIZE = 1000;
 
 type Kind = "provider" | "noop";
 type Step = "create" | "preview" | "up" | "destroy";
@@ -238,7 +237,7 @@ const defaultParallel = (): number => 4 * availableParallelism();
  * a no-change preview reads the snapshot, a no-change up reads it twice (its preview, then the update).
  */
 function floorOf(step: Step, n: number, parallel: number): number {
-  const snapshot = Math.ceil(n / LIST_PAGE_SIZE);
+  const snapshot = Math.ceil(n / MAX_RESULTS_PER_PAGE);
   switch (step) {
     case "create":
       return n + Math.ceil(n / parallel) + 1;

@@ -32,6 +32,7 @@ import {
   parseUpdateStrategy,
   strategyLine,
 } from "./update-strategy";
+import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
 
 export const EXPORT_USAGE = `Usage:
   ${API_KEY_ENV}=... notification-handlers export --base-url URL --out DIR [--stack NAME]
@@ -210,7 +211,7 @@ async function readAccount(request: ExportRequest): Promise<AccountListing> {
     const all = new Map<number, ApiHandler>();
     let dialect: ListDialect;
     const first = await client.notificationHandlers.list({
-      results_per_page: 1000,
+      results_per_page: MAX_RESULTS_PER_PAGE,
       order_by: "notification_handler_id",
       order_type: "ASC",
     });

@@ -4,11 +4,9 @@
  * the handlers that a resource of this process manages, which adoption and recovery never take.
  */
 import { NotFoundError } from "../sdk/errors";
-import type { HandlersApi } from "./context";
+import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
+import type { HandlersApi } from "./handlers-api";
 import { type LiveHandler, toLive } from "./inputs";
-
-/** The largest list page the API allows. */
-export const LIST_PAGE_SIZE = 1000;
 
 /** The snapshot and the claims (see the module comment). */
 export class Account {
@@ -39,7 +37,7 @@ export class Account {
   private async load(): Promise<Map<number, LiveHandler>> {
     const all = new Map<number, LiveHandler>();
     for await (const handler of this.api().list({
-      results_per_page: LIST_PAGE_SIZE,
+      results_per_page: MAX_RESULTS_PER_PAGE,
       order_by: "notification_handler_id",
       order_type: "ASC",
     })) {

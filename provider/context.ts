@@ -6,17 +6,14 @@
  * never serialized. Tests build one around fake APIs.
  */
 import { NotificationHandlersClient } from "../sdk/client";
-import type { NotificationHandlers } from "../sdk/resources/notification-handlers";
 import { Account } from "./account";
 import { type Connection, type ProviderSettings, readSettings, requireConnection } from "./config";
 import { UNKNOWN_CONNECTION, connectionId, describeConnection, explicitConnection } from "./connection";
 import { type Note, noteToStderr, pacingNotes } from "./diagnostics";
+import type { HandlersApi } from "./handlers-api";
 import type { HandlerInputs, UpdateStrategy } from "./inputs";
 import { DEFAULT_BATCH_WINDOW_MS, DEFAULT_MAX_WAIT_MS, ReadBack } from "./read-back";
 import { CreatesInFlight } from "./recovery";
-
-/** The part of the client the provider uses: `client.notificationHandlers`. */
-export type HandlersApi = Pick<NotificationHandlers, "list" | "retrieve" | "create" | "update" | "delete">;
 
 /** Retries of each request: enough to ride out a flaky server (a fifth of requests failing). */
 const MAX_RETRIES = 6;

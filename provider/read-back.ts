@@ -19,8 +19,9 @@
  */
 import type { Page } from "../sdk/pagination";
 import type { NotificationHandler as ApiHandler } from "../sdk/resources/handler-parsing";
-import { type Account, LIST_PAGE_SIZE } from "./account";
-import type { HandlersApi } from "./context";
+import type { Account } from "./account";
+import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
+import type { HandlersApi } from "./handlers-api";
 import { type LiveHandler, toLive } from "./inputs";
 
 /**
@@ -59,7 +60,10 @@ export interface ListProof {
 }
 
 /** What the first page of a newest-first list proves (see the module comment). */
-export function proofOf(page: Pick<Page<ApiHandler>, "data" | "meta">, pageSize = LIST_PAGE_SIZE): ListProof {
+export function proofOf(
+  page: Pick<Page<ApiHandler>, "data" | "meta">,
+  pageSize: number = MAX_RESULTS_PER_PAGE,
+): ListProof {
   const shown = new Map<number, LiveHandler>();
   for (const h of page.data) shown.set(h.id, toLive(h));
   const { total, total_pages } = page.meta;
@@ -155,7 +159,7 @@ export class ReadBack {
     const now = Date.now();
     const deadline = this.pendingSince + this.maxWaitMs;
     let at: number;
-    if (this.operations > this.checks && this.pending.size < LIST_PAGE_SIZE) {
+    if (this.operations > this.checks && this.pending.size < MAX_RESULTS_PER_PAGE) {
       // Some operation is still writing: its check will join (up to the deadline).
       at = deadline;
     } else if (this.operations >= this.mostOperations && this.mostOperations === this.mostAtLastList) {
@@ -211,7 +215,7 @@ export class ReadBack {
   private async list(): Promise<ListProof> {
     this.stats.lists++;
     const page = await this.api().list({
-      results_per_page: LIST_PAGE_SIZE,
+      results_per_page: MAX_RESULTS_PER_PAGE,
       order_by: "notification_handler_id",
       order_type: "DESC",
     });

@@ -16,8 +16,9 @@
  *   for it to settle (and claim its handler) first.
  */
 import { CreateOutcomeUnknownError, InternalServerError } from "../sdk/errors";
-import { LIST_PAGE_SIZE } from "./account";
-import type { SiteContext } from "./context";
+import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
+import type { Account } from "./account";
+import type { HandlersApi } from "./handlers-api";
 import { type Desired, type LiveHandler, differences, toLive } from "./inputs";
 
 /** Whether a failed create may nevertheless have made the handler. */
@@ -56,7 +57,7 @@ export class CreatesInFlight {
  * failed create made none.
  */
 export async function findCreated(
-  ctx: SiteContext,
+  ctx: { api(): HandlersApi; account: Pick<Account, "observe" | "isClaimed" | "claim"> },
   desired: Desired,
   horizon: number,
 ): Promise<LiveHandler | undefined> {
@@ -64,7 +65,7 @@ export async function findCreated(
   const first = await ctx.api().list({
     order_by: "notification_handler_id",
     order_type: "DESC",
-    results_per_page: LIST_PAGE_SIZE,
+    results_per_page: MAX_RESULTS_PER_PAGE,
   });
   let previous = Number.POSITIVE_INFINITY;
   let descending = true;

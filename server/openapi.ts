@@ -16,7 +16,7 @@ import {
 } from "../sdk/catalog";
 import { BODY_LIMIT, FORM_CONTENT_TYPES, TITLES } from "./errors";
 import { DEFAULT_REQUEST_TIMEOUT, MAX_HEADER_SIZE, PROTOCOL_TITLES } from "./protocol";
-import { DEFAULT_RESULTS_PER_PAGE, LIST_ORDER_BY, RESULTS_PER_PAGE } from "./schemas/notification-handlers";
+import { DEFAULT_RESULTS_PER_PAGE, LIST_ORDER_BY, RESULTS_PER_PAGE } from "../sdk/list-rules";
 
 /** Where the description is served. */
 export const OPENAPI_PATH = "/api/openapi.json";

@@ -32,11 +32,11 @@ import type {
   HandlerData,
   HandlerListFilter,
   HandlerListResult,
-  HandlerOrderBy,
   HandlerRecord,
   Principal,
   Repository,
 } from "./repository";
+import type { ListOrderBy } from "../sdk/list-rules";
 
 /**
  * The PostgreSQL schema, one entry per version, applied in order on open and recorded in
@@ -89,7 +89,7 @@ const MIGRATION_LOCK = 0x6e68_6d69_6772;
 /** Connections per instance: a handful covers a Node process, and leaves room for many instances. */
 const POOL_SIZE = 10;
 
-const ORDER_COLUMNS: Record<HandlerOrderBy, string> = {
+const ORDER_COLUMNS: Record<ListOrderBy, string> = {
   notification_handler_id: "id",
   datetime: 'datetime COLLATE "C"',
   last_datetime: 'last_datetime COLLATE "C"',

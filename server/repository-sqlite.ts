@@ -26,11 +26,11 @@ import type {
   HandlerData,
   HandlerListFilter,
   HandlerListResult,
-  HandlerOrderBy,
   HandlerRecord,
   Principal,
   Repository,
 } from "./repository";
+import type { ListOrderBy } from "../sdk/list-rules";
 
 /**
  * The schema, one entry per version. A database records the version it is at and gets the missing
@@ -93,7 +93,7 @@ export const MIGRATIONS: readonly string[] = [
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-const ORDER_COLUMNS: Record<HandlerOrderBy, string> = {
+const ORDER_COLUMNS: Record<ListOrderBy, string> = {
   notification_handler_id: "id",
   datetime: "datetime",
   last_datetime: "last_datetime",

@@ -7,6 +7,7 @@
  */
 import type { Clock } from "./clock";
 import type { KeyCharge, RateLimitState, RequestLimiter } from "./limiter";
+import type { ListOrderBy, ListOrderType } from "../sdk/list-rules";
 
 /** A stored notification handler. `settings` holds exactly the fields of its type. */
 export interface HandlerRecord {
@@ -38,9 +39,6 @@ export interface HandlerData {
   readonly activationCode?: string | null;
 }
 
-/** The columns a list can be ordered by, keyed by the API's `order_by` values. */
-export type HandlerOrderBy = "notification_handler_id" | "datetime" | "last_datetime" | "name";
-
 /** Filters and order of a handler list; all filters are ANDed. */
 export interface HandlerListFilter {
   /** Case-insensitive substring of the name; `%` and `_` are plain characters. */
@@ -52,8 +50,8 @@ export interface HandlerListFilter {
   readonly datetimeStart?: string;
   /** Inclusive upper bound, UTC `Y-m-d H:i:s`. */
   readonly datetimeEnd?: string;
-  readonly orderBy: HandlerOrderBy;
-  readonly orderType: "ASC" | "DESC";
+  readonly orderBy: ListOrderBy;
+  readonly orderType: ListOrderType;
 }
 
 /** One page of a list and the number of all matches. */

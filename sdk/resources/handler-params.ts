@@ -7,6 +7,7 @@
 import type { FieldOf, HandlerType } from "../catalog";
 import type { Page } from "../pagination";
 import type { NotificationHandler } from "./handler-parsing";
+import type { ListOrderBy, ListOrderType, ResultsPerPage } from "../list-rules";
 
 /** What create answers: the new id, and the handler when sent whole (docs/api.md#deployed-create-answer). */
 export interface NotificationHandlerCreateResponse {
@@ -104,13 +105,13 @@ export interface NotificationHandlerListParams {
   /** Inclusive upper bound. */
   datetime_end?: DatetimeParam | undefined;
   /** Default `notification_handler_id`. */
-  order_by?: "notification_handler_id" | "datetime" | "last_datetime" | "name" | undefined;
+  order_by?: ListOrderBy | undefined;
   /** Default `DESC`. */
-  order_type?: "ASC" | "DESC" | undefined;
+  order_type?: ListOrderType | undefined;
   /** Page to start at. Default 1. */
   page?: number | undefined;
   /** Default 25. */
-  results_per_page?: 10 | 25 | 50 | 100 | 250 | 500 | 1000 | undefined;
+  results_per_page?: ResultsPerPage | undefined;
 }
 
 /** A page of handlers, async-iterable over every handler of every page. */

@@ -16,7 +16,13 @@ import {
 } from "../../sdk/catalog";
 import { isDatetime } from "../clock";
 import { type Problem, TITLES } from "../errors";
-import type { HandlerData, HandlerListFilter, HandlerOrderBy } from "../repository";
+import type { HandlerData, HandlerListFilter } from "../repository";
+import {
+  DEFAULT_RESULTS_PER_PAGE,
+  LIST_ORDER_BY,
+  LIST_ORDER_TYPES,
+  RESULTS_PER_PAGE,
+} from "../../sdk/list-rules";
 
 /** One part of a submitted form. `file` marks a file upload, which no field accepts. */
 export interface FormEntry {
@@ -187,19 +193,6 @@ export function parseHandlerUpdate(
   return { ok: true, value: { type, name, settings, isEnabled } };
 }
 
-/** The page sizes a list accepts. */
-export const RESULTS_PER_PAGE = [10, 25, 50, 100, 250, 500, 1000] as const;
-/** The page size when none is asked for. */
-export const DEFAULT_RESULTS_PER_PAGE = 25;
-
-/** The keys a list may be ordered by. */
-export const LIST_ORDER_BY: readonly HandlerOrderBy[] = [
-  "notification_handler_id",
-  "datetime",
-  "last_datetime",
-  "name",
-];
-
 /** The list's query parameters, in the order links repeat them. */
 export const LIST_PARAMETERS = [
   "search",
@@ -285,11 +278,8 @@ export function parseListQuery(
   const orderType =
     check(
       "order_type",
-      (raw) => {
-        const upper = raw.toUpperCase();
-        return upper === "ASC" || upper === "DESC" ? upper : undefined;
-      },
-      "must be ASC or DESC",
+      (raw) => LIST_ORDER_TYPES.find((o) => o === raw.toUpperCase()),
+      `must be ${LIST_ORDER_TYPES.join(" or ")}`,
     ) ?? "DESC";
   const page = check("page", positiveInteger, "must be an integer from 1") ?? 1;
   const resultsPerPage =
