@@ -49,9 +49,9 @@ export class Account {
 
   /** Keeps the snapshot in step with a handler the provider wrote or read. */
   async remember(live: LiveHandler): Promise<void> {
-    this.observe(live.id);
+    this.observe(live.handlerId);
     if (this.snapshot !== undefined)
-      (await this.snapshot.catch(() => new Map<number, LiveHandler>())).set(live.id, live);
+      (await this.snapshot.catch(() => new Map<number, LiveHandler>())).set(live.handlerId, live);
   }
 
   /** Keeps the snapshot in step with a handler the provider deleted. */

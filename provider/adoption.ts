@@ -34,19 +34,19 @@ export async function claimHandlerToAdopt(
       (h) =>
         h.type === desired.type &&
         equalAfterCleaning("name", desired.name, h.name) &&
-        !ctx.account.isClaimed(h.id),
+        !ctx.account.isClaimed(h.handlerId),
     )
-    .sort((a, b) => a.id - b.id);
+    .sort((a, b) => a.handlerId - b.handlerId);
   if (matches.length > 1) {
     throw new Error(
       `adopt: ${matches.length} handlers are named ${JSON.stringify(desired.name)} with type ${desired.type} ` +
-        `(ids ${matches.map((h) => h.id).join(", ")}); set adopt to the id of the one to take over`,
+        `(ids ${matches.map((h) => h.handlerId).join(", ")}); set adopt to the id of the one to take over`,
     );
   }
   const [match] = matches;
   if (match !== undefined) {
-    ctx.account.claim(match.id);
-    ctx.note(`taking over handler ${match.id} (${JSON.stringify(match.name)})`);
+    ctx.account.claim(match.handlerId);
+    ctx.note(`taking over handler ${match.handlerId} (${JSON.stringify(match.name)})`);
   }
   return match;
 }

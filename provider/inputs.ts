@@ -35,13 +35,14 @@ export interface HandlerInputs {
 
 /** A handler as the API returns it, reduced to what the provider compares. */
 export interface LiveHandler {
-  id: number;
+  handlerId: number;
   type: string | null;
   name: string;
+  /** Type-specific settings; they may hold credentials, so wrap them with `pulumi.secret` before exporting. */
   settings: Record<string, string>;
   isEnabled: boolean;
   /** An email handler waiting for its address to be confirmed (deployed instances answer is_enabled 2). */
-  isPending: boolean;
+  pendingConfirmation: boolean;
   lastDatetime: string | null;
   datetime: string;
 }
@@ -49,12 +50,12 @@ export interface LiveHandler {
 /** The provider's view of an API handler (the one place the API's field names are mapped). */
 export function toLive(handler: ApiHandler): LiveHandler {
   return {
-    id: handler.id,
+    handlerId: handler.id,
     type: handler.type,
     name: handler.name,
     settings: handler.settings,
     isEnabled: handler.is_enabled,
-    isPending: handler.is_pending,
+    pendingConfirmation: handler.is_pending,
     lastDatetime: handler.last_datetime,
     datetime: handler.datetime,
   };
@@ -262,11 +263,11 @@ export function outputsFrom(inputs: HandlerInputs, live: LiveHandler): HandlerOu
   const desired = desiredFrom(inputs);
   const outs: HandlerOutputs = {
     ...withoutEngineKeys(inputs),
-    handlerId: live.id,
+    handlerId: live.handlerId,
     type: desired.type,
     name: desired.name,
     isEnabled: desired.isEnabled,
-    pendingConfirmation: live.isPending,
+    pendingConfirmation: live.pendingConfirmation,
     settings: { ...live.settings },
     lastDatetime: live.lastDatetime,
     datetime: live.datetime,

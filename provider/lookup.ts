@@ -9,22 +9,13 @@ import * as pulumi from "@pulumi/pulumi";
 import { NotificationHandlersClient } from "../sdk/client";
 import type { HandlerType } from "../sdk/catalog";
 import { equalAfterCleaning } from "../sdk/cleaning";
-import type { NotificationHandler as ApiHandler, NotificationHandlerListParams } from "../sdk";
+import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
+import type { NotificationHandlerListParams } from "../sdk";
 import { readSettings, requireConnection } from "./config";
-import { toLive } from "./inputs";
+import { type LiveHandler, toLive } from "./inputs";
 
-/** A handler found by a lookup, as the API reports it. */
-export interface NotificationHandlerInfo {
-  handlerId: number;
-  type: string | null;
-  name: string;
-  isEnabled: boolean;
-  pendingConfirmation: boolean;
-  /** Type-specific settings; they may hold credentials, so wrap them with `pulumi.secret` before exporting. */
-  settings: Record<string, string>;
-  lastDatetime: string | null;
-  datetime: string;
-}
+/** A handler found by a lookup, as the API reports it: the provider's view of a live handler. */
+export type NotificationHandlerInfo = LiveHandler;
 
 /** Filters of {@link getNotificationHandlers}. */
 export interface NotificationHandlerFilter {
@@ -63,20 +54,6 @@ function lookupClient(options: LookupOptions): NotificationHandlersClient {
   return new NotificationHandlersClient({ baseURL: baseUrl, apiKey });
 }
 
-function info(h: ApiHandler): NotificationHandlerInfo {
-  const live = toLive(h);
-  return {
-    handlerId: live.id,
-    type: live.type,
-    name: live.name,
-    isEnabled: live.isEnabled,
-    pendingConfirmation: live.isPending,
-    settings: live.settings,
-    lastDatetime: live.lastDatetime,
-    datetime: live.datetime,
-  };
-}
-
 /** Every handler that matches the filter (all of the account's when it is empty). */
 export async function getNotificationHandlers(
   filter: NotificationHandlerFilter = {},
@@ -84,7 +61,7 @@ export async function getNotificationHandlers(
 ): Promise<NotificationHandlerInfo[]> {
   const client = lookupClient(options);
   try {
-    const params: NotificationHandlerListParams = { results_per_page: 1000 };
+    const params: NotificationHandlerListParams = { results_per_page: MAX_RESULTS_PER_PAGE };
     // An exact name is compared below, not searched for: deployed instances search the stored
     // (cleaned) name, which differs from the program's where it has quotes or tags.
     if (filter.search !== undefined) params.search = filter.search;
@@ -98,7 +75,7 @@ export async function getNotificationHandlers(
       if (filter.name !== undefined && !equalAfterCleaning("name", filter.name, handler.name)) continue;
       if (filter.search !== undefined && !handler.name.toLowerCase().includes(filter.search.toLowerCase()))
         continue;
-      found.push(info(handler));
+      found.push(toLive(handler));
     }
     return found;
   } finally {

@@ -134,11 +134,11 @@ export async function create(
     live = adopted;
   } else if (ctx.strategyOf(inputs) === "replace") {
     live = await createHandler(site, desired, inputs);
-    await recordOnFailure(live, inputs, () => deleteHandler(site, adopted.id));
+    await recordOnFailure(live, inputs, () => deleteHandler(site, adopted.handlerId));
   } else {
     live = await updateHandler(site, adopted, desired, inputs);
   }
-  return { id: String(live.id), outs: outputsFrom(inputs, live) };
+  return { id: String(live.handlerId), outs: outputsFrom(inputs, live) };
 }
 
 /** Brings the handler to the new inputs in place (the engine calls this only for in-place changes). */

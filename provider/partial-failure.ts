@@ -50,7 +50,7 @@ export async function recordOnFailure<T>(
     return await step();
   } catch (error) {
     if (isPartialFailure(error)) throw error;
-    const message = `handler ${live.id} exists, but ${error instanceof Error ? error.message : String(error)}`;
-    throw partialFailure(message, live.id, outputsFrom(inputs, live), inputs);
+    const message = `handler ${live.handlerId} exists, but ${error instanceof Error ? error.message : String(error)}`;
+    throw partialFailure(message, live.handlerId, outputsFrom(inputs, live), inputs);
   }
 }

@@ -75,15 +75,19 @@ export async function findCreated(
       previous = handler.id;
       ctx.account.observe(handler.id);
       const h = toLive(handler);
-      if (h.id > horizon && !ctx.account.isClaimed(h.id) && differences(desired, h).length === 0)
+      if (
+        h.handlerId > horizon &&
+        !ctx.account.isClaimed(h.handlerId) &&
+        differences(desired, h).length === 0
+      )
         candidates.push(h);
     }
     // Newest first, proven so far: what follows is older than the create.
     if (descending && previous <= horizon) break;
   }
-  candidates.sort((a, b) => b.id - a.id);
-  const found = candidates.find((h) => !ctx.account.isClaimed(h.id));
+  candidates.sort((a, b) => b.handlerId - a.handlerId);
+  const found = candidates.find((h) => !ctx.account.isClaimed(h.handlerId));
   // Claimed before any other await, so two recoveries running side by side never take the same one.
-  if (found !== undefined) ctx.account.claim(found.id);
+  if (found !== undefined) ctx.account.claim(found.handlerId);
   return found;
 }

@@ -52,7 +52,7 @@ async function create(ctx: SiteContext, desired: Desired, inputs: HandlerInputs)
       await ctx.creates.settled(key);
       const made = await findCreated(ctx, desired, horizon);
       if (made !== undefined) {
-        ctx.note(`${outcome(error)}; found the handler it made (${made.id}) and took it over`);
+        ctx.note(`${outcome(error)}; found the handler it made (${made.handlerId}) and took it over`);
         await ctx.account.remember(made);
         return made;
       }
@@ -65,12 +65,12 @@ async function create(ctx: SiteContext, desired: Desired, inputs: HandlerInputs)
   ctx.account.observe(id);
   const made = id;
   const sent: LiveHandler = {
-    id: made,
+    handlerId: made,
     type: desired.type,
     name: desired.name,
     settings: desired.fields,
     isEnabled: desired.isEnabled,
-    isPending: false,
+    pendingConfirmation: false,
     lastDatetime: null,
     datetime: "",
   };
@@ -112,9 +112,10 @@ async function update(
   desired: Desired,
   inputs: HandlerInputs,
 ): Promise<LiveHandler> {
-  await ctx.api().update(before.id, apiParams(desired));
-  const live = await ctx.readBack.read(before.id);
-  if (live === undefined) throw new Error(`handler ${before.id} disappeared while it was being updated`);
+  await ctx.api().update(before.handlerId, apiParams(desired));
+  const live = await ctx.readBack.read(before.handlerId);
+  if (live === undefined)
+    throw new Error(`handler ${before.handlerId} disappeared while it was being updated`);
   await ctx.account.remember(live);
   const wrong = differences(desired, live);
   if (wrong.length > 0) throw updateFailure(before, live, wrong, inputs);
@@ -139,13 +140,18 @@ function updateFailure(
     what = "answered 200 but stored other values than were sent";
   }
   const message =
-    `updating handler ${before.id} (${JSON.stringify(desiredFrom(inputs).name)}) failed: the server ${what}.\n` +
+    `updating handler ${before.handlerId} (${JSON.stringify(desiredFrom(inputs).name)}) failed: the server ${what}.\n` +
     `${describeDifferences(wrong)}\n` +
     'Way out: set `updateStrategy: "replace"` on this resource, or for all of them with ' +
     "`pulumi config set notification-handlers:updateStrategy replace`; changes then create a new handler " +
     "and delete the old one. The state now records the handler as the server has it.";
   // The state must never disagree with the API: record the handler as it now is.
-  return partialFailure(message, before.id, { ...refreshedOutputs(inputs, live), type: live.type }, inputs);
+  return partialFailure(
+    message,
+    before.handlerId,
+    { ...refreshedOutputs(inputs, live), type: live.type },
+    inputs,
+  );
 }
 
 function sameState(a: LiveHandler, b: LiveHandler): boolean {

@@ -15,12 +15,12 @@ import { HANDLER_TYPE_NAMES, fieldsOf } from "../../sdk/catalog";
 import { cleanLikeDeployed } from "../../sdk/cleaning";
 
 const live = (over: Partial<LiveHandler> = {}): LiveHandler => ({
-  id: 7,
+  handlerId: 7,
   type: "email",
   name: "Ops",
   settings: { email: "ops@example.com" },
   isEnabled: true,
-  isPending: false,
+  pendingConfirmation: false,
   lastDatetime: null,
   datetime: "2026-01-01 00:00:00",
   ...over,
@@ -114,7 +114,7 @@ describe("differences", () => {
   });
 
   it("counts an email handler waiting for confirmation as enabled", () => {
-    expect(differences(desired, live({ isEnabled: true, isPending: true }))).toEqual([]);
+    expect(differences(desired, live({ isEnabled: true, pendingConfirmation: true }))).toEqual([]);
   });
 
   it("names each drifted property, hiding secret values", () => {
