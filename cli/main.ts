@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { EXPORT_USAGE, exportCommand } from "./export";
-import { type CliIo, CommandError, UsageError } from "./io";
+import { type CliIo, UsageError, processIo, reportFailure } from "./io";
 import { SUMMARY_USAGE, summaryCommand } from "./summary";
 
 const USAGE = `Usage: notification-handlers <command> [options]
@@ -51,37 +51,15 @@ async function main(args: string[], io: CliIo): Promise<number> {
         io.stdout.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}": use export, summary or version (see --help)`);
+        throw new UsageError(`unknown command "${command}": use export, summary or version`);
     }
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`notification-handlers: ${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof CommandError) {
-      io.stderr.write(`notification-handlers: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    return reportFailure("notification-handlers", error, io);
   }
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    env: process.env,
-    cwd: process.cwd(),
-  }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(
-        `notification-handlers: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exitCode = 1;
-    },
-  );
+  void main(process.argv.slice(2), processIo).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -30,7 +30,7 @@ export interface Connection {
 }
 
 /** Reads a config key; an empty value counts as unset. */
-export type ConfigGetter = (key: string) => string | undefined;
+type ConfigGetter = (key: string) => string | undefined;
 
 const nonBlank = (value: string | undefined): string | undefined =>
   value === undefined || value.trim() === "" ? undefined : value;

@@ -19,7 +19,7 @@ import { CreatesInFlight } from "./recovery";
 const MAX_RETRIES = 6;
 
 /** What a {@link ProviderContext} is built with; every part has a default for the real process. */
-export interface ProviderContextOptions {
+interface ProviderContextOptions {
   /** Builds the API of a connection (default: a `NotificationHandlersClient` with the settings' timeout). */
   api?: (connection: Connection, settings: ProviderSettings) => HandlersApi;
   note?: Note;

@@ -83,7 +83,7 @@ export interface CheckFailure {
 /** Properties that are the provider's own and never sent to the API. */
 const PROVIDER_PROPERTIES = new Set(["adopt", "updateStrategy", "connection"]);
 /** Outputs the provider adds; a program never sets them. */
-export const OUTPUT_PROPERTIES = [
+const OUTPUT_PROPERTIES = [
   "handlerId",
   "settings",
   "lastDatetime",

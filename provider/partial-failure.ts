@@ -12,7 +12,7 @@ import type { HandlerInputs, LiveHandler } from "./inputs";
 import { outputsFrom } from "./inputs";
 
 /** An error the dynamic-provider host turns into `ErrorResourceInitFailed` (see the module comment). */
-export interface PartialFailure extends Error {
+interface PartialFailure extends Error {
   id: string;
   properties: Record<string, unknown>;
   reasons: string[];

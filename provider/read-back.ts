@@ -42,7 +42,7 @@ interface Waiter {
 }
 
 /** Counters, for tests and benchmarks. */
-export interface ReadBackStats {
+interface ReadBackStats {
   /** List requests made to verify writes. */
   lists: number;
   /** Checks answered by a list. */
@@ -52,7 +52,7 @@ export interface ReadBackStats {
 }
 
 /** What a list page proves about the ids it was asked about. */
-export interface ListProof {
+interface ListProof {
   /** Handlers the page shows. */
   shown: Map<number, LiveHandler>;
   /** Whether the page proves an id it does not show to be absent. */

@@ -14,7 +14,7 @@ export const API_KEY_ENV = "NOTIFICATION_HANDLERS_API_KEY";
 /** Environment variable read when `timeout` is not given: milliseconds per attempt. */
 export const TIMEOUT_ENV = "NOTIFICATION_HANDLERS_TIMEOUT_MS";
 /** Environment variable read when `rateLimitWindowMs` is not given. */
-export const RATE_LIMIT_WINDOW_ENV = "NOTIFICATION_HANDLERS_RATE_LIMIT_WINDOW_MS";
+const RATE_LIMIT_WINDOW_ENV = "NOTIFICATION_HANDLERS_RATE_LIMIT_WINDOW_MS";
 
 /** Default timeout of one attempt, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000; // 30 s

@@ -16,6 +16,7 @@ import { openRepository } from "./open-repository";
 import { DEFAULT_REQUEST_TIMEOUT } from "./protocol";
 import { isPostgresUrl, maskedDatabaseUrl, urlScheme } from "./records";
 import type { Repository } from "./repository";
+import { type CliIo, UsageError, processIo, reportFailure } from "../cli/io";
 
 /** Where `--db` points when it is not given, relative to the working directory. */
 const DEFAULT_DB = "./.data/notification-handlers.db";
@@ -46,31 +47,6 @@ const USAGE = `Usage:
   --feature-off answers every API path with an HTML 404 page, as a site with the feature off does.
   --admin issues an administrator key: emulated versions do not rate-limit it.
   Logs go to stderr as JSON lines.`;
-
-/** A command-line mistake: reported on one line, exit code 2. */
-class UsageError extends Error {
-  override name = "UsageError";
-}
-
-/** The streams and process hooks a command uses; tests may pass their own. */
-interface CliIo {
-  readonly stdout: NodeJS.WritableStream;
-  readonly stderr: NodeJS.WritableStream;
-  /** Registers what to do on SIGINT and SIGTERM. */
-  readonly onSignal: (handler: (signal: NodeJS.Signals) => void) => void;
-  /** The environment options fall back to. */
-  readonly env: NodeJS.ProcessEnv;
-}
-
-const processIo: CliIo = {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  onSignal: (handler) => {
-    process.on("SIGINT", handler);
-    process.on("SIGTERM", handler);
-  },
-};
 
 /**
  * Where each option falls back to when its flag is not given. The names are the ones container
@@ -338,13 +314,7 @@ async function run(argv: readonly string[], io: CliIo = processIo): Promise<numb
         throw new UsageError(command === undefined ? "missing command" : `unknown command "${command}"`);
     }
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim();
-    if (error instanceof UsageError) {
-      io.stderr.write(`notification-handlers-server: ${message} (see --help)\n`);
-      return 2;
-    }
-    io.stderr.write(`notification-handlers-server: ${message}\n`);
-    return 1;
+    return reportFailure("notification-handlers-server", error, io);
   }
 }
 

@@ -206,7 +206,7 @@ describe("notification-handlers export", () => {
     const result = await exportTo(server.url, key, out, "--update-strategy", "in_place");
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'notification-handlers: --update-strategy must be in-place or replace, got "in_place"\n',
+      'notification-handlers: --update-strategy must be in-place or replace, got "in_place" (see --help)\n',
     );
     await expect(readdir(out)).rejects.toThrow(/ENOENT/);
   });

@@ -154,6 +154,7 @@ describe("export --update-strategy", () => {
     stdin: new PassThrough(),
     env: { NOTIFICATION_HANDLERS_API_KEY: "nhk_unit_not_a_real_key" },
     cwd: "/nonexistent-export-parent",
+    onSignal: () => undefined,
   });
   const base = ["--base-url", "https://status.example.com", "--out", "handlers"];
 
