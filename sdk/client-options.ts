@@ -5,6 +5,7 @@
 
 import type { Dispatcher } from "undici";
 import { MissingConfigurationError } from "./errors";
+import { RATE_LIMIT_WINDOW_MS } from "./rate-limit";
 import { withoutCredentials } from "./redaction";
 
 /** Environment variable read when `baseURL` is not given. */
@@ -20,8 +21,6 @@ const RATE_LIMIT_WINDOW_ENV = "NOTIFICATION_HANDLERS_RATE_LIMIT_WINDOW_MS";
 export const DEFAULT_TIMEOUT_MS = 30_000; // 30 s
 /** Default number of retries after the first attempt. */
 export const DEFAULT_MAX_RETRIES = 2;
-/** The rate-limit window of deployed sites and the reference server. */
-const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000; // 60 s
 
 /** Where the client writes what it does (any method may be left out); never given credentials. */
 export interface Logger {
@@ -105,7 +104,7 @@ export function checkOptions(options: ClientOptions): CheckedOptions {
     throw new MissingConfigurationError("`maxRetries` must be a non-negative integer.");
   }
   const rateLimitWindowMs =
-    options.rateLimitWindowMs ?? numberFromEnv(RATE_LIMIT_WINDOW_ENV) ?? DEFAULT_RATE_LIMIT_WINDOW_MS;
+    options.rateLimitWindowMs ?? numberFromEnv(RATE_LIMIT_WINDOW_ENV) ?? RATE_LIMIT_WINDOW_MS;
   if (!(rateLimitWindowMs > 0))
     throw new MissingConfigurationError(
       `\`rateLimitWindowMs\` (or ${RATE_LIMIT_WINDOW_ENV}) must be a positive number of milliseconds.`,

@@ -12,6 +12,9 @@
 
 import { resetSeconds, retryAfterSeconds, type ResponseHeaders } from "./errors";
 
+/** The rate-limit window of every deployed site and of the reference server. */
+export const RATE_LIMIT_WINDOW_MS = 60_000; // 60 s
+
 /** What the pacer needs from its owner. */
 interface PacerOptions {
   now: () => number;

@@ -5,10 +5,8 @@
  */
 import type { Clock } from "./clock";
 import type { KeyCharge, RateLimitState, RequestLimiter } from "./limiter";
+import { RATE_LIMIT_WINDOW_MS } from "../sdk/rate-limit";
 import type { Principal } from "./repository";
-
-/** The length of a window. */
-export const RATE_LIMIT_WINDOW_MS = 60_000; // 60 s
 
 /** The limiter's name for a key's window: its id as decimal text (PostgreSQL's `id::text` alike). */
 function windowKey(keyId: number): string {

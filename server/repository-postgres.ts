@@ -13,7 +13,8 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import type { Clock } from "./clock";
 import type { KeyCharge, RateLimitState, RequestLimiter } from "./limiter";
-import { RATE_LIMIT_WINDOW_MS, chargeKey, windowState } from "./rate-limit";
+import { RATE_LIMIT_WINDOW_MS } from "../sdk/rate-limit";
+import { chargeKey, windowState } from "./rate-limit";
 import {
   type Row,
   fold,
