@@ -18,7 +18,6 @@ import {
   NotificationHandlersError,
   ServiceNotFoundError,
 } from "../sdk/errors";
-import type { NotificationHandler as ApiHandler } from "../sdk/resources/handler-parsing";
 import { CONFIG_KEYS } from "../provider/config";
 import { UPDATE_STRATEGIES, type UpdateStrategy } from "../provider/inputs";
 import { type CliIo, CommandError, UsageError } from "./io";
@@ -26,13 +25,12 @@ import { type ExportPlan, planExport } from "./export-plan";
 import { configCommands, projectNameOf, renderProject } from "./project-files";
 import { configureStack } from "./stack-config";
 import {
-  type ListDialect,
   type StrategyChoice,
   chooseUpdateStrategy,
   parseUpdateStrategy,
   strategyLine,
 } from "./update-strategy";
-import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
+import { readWholeAccount, type WholeAccount } from "../sdk/whole-account";
 
 export const EXPORT_USAGE = `Usage:
   ${API_KEY_ENV}=... notification-handlers export --base-url URL --out DIR [--stack NAME]
@@ -69,13 +67,6 @@ interface ExportRequest {
   /** `--update-strategy`; undefined leaves it to the detection. */
   updateStrategy: UpdateStrategy | undefined;
   force: boolean;
-}
-
-/** What the account's lists gave. */
-interface AccountListing {
-  handlers: ApiHandler[];
-  /** The list shape the pages answered in (deployed wins if pages disagree). */
-  dialect: ListDialect;
 }
 
 /** Runs the command; resolves to the exit code. */
@@ -199,7 +190,7 @@ async function parseRequest(args: string[], io: CliIo, version: string): Promise
  * Every handler of the account, and the list shape the site answered in; failures say what is wrong
  * in the user's terms.
  */
-async function readAccount(request: ExportRequest): Promise<AccountListing> {
+async function readAccount(request: ExportRequest): Promise<WholeAccount> {
   const client = new NotificationHandlersClient({
     baseURL: request.baseUrl,
     apiKey: request.apiKey,
@@ -208,18 +199,7 @@ async function readAccount(request: ExportRequest): Promise<AccountListing> {
   });
   const where = new URL(request.baseUrl).origin + new URL(request.baseUrl).pathname.replace(/\/$/, "");
   try {
-    const all = new Map<number, ApiHandler>();
-    let dialect: ListDialect;
-    const first = await client.notificationHandlers.list({
-      results_per_page: MAX_RESULTS_PER_PAGE,
-      order_by: "notification_handler_id",
-      order_type: "ASC",
-    });
-    for await (const page of first.iterPages()) {
-      if (dialect !== "deployed") dialect = page.meta.dialect ?? dialect;
-      for (const handler of page.data) if (!all.has(handler.id)) all.set(handler.id, handler);
-    }
-    return { handlers: [...all.values()], dialect };
+    return await readWholeAccount(client.notificationHandlers);
   } catch (error) {
     if (error instanceof AuthenticationError) {
       throw new CommandError(`${where} refused the API key in ${API_KEY_ENV} (${error.message})`);

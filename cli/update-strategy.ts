@@ -7,12 +7,9 @@
  * versions apart, so 2023 instances get `replace` too (it works there as well). `--update-strategy`
  * overrides the detection. No I/O.
  */
-import type { PageMeta } from "../sdk/pagination";
+import type { ListDialect } from "../sdk/whole-account";
 import { CONFIG_KEYS } from "../provider/config";
 import { UPDATE_STRATEGIES, type UpdateStrategy } from "../provider/inputs";
-
-/** The list shape the account's pages answered in (`undefined`: neither shape was recognized). */
-export type ListDialect = PageMeta["dialect"];
 
 /** The strategy the export sets, what decided it, and what the site's lists looked like. */
 export interface StrategyChoice {

@@ -4,7 +4,7 @@
  * the handlers that a resource of this process manages, which adoption and recovery never take.
  */
 import { NotFoundError } from "../sdk/errors";
-import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
+import { readWholeAccount } from "../sdk/whole-account";
 import type { HandlersApi } from "./handlers-api";
 import { type LiveHandler, toLive } from "./inputs";
 
@@ -36,11 +36,7 @@ export class Account {
 
   private async load(): Promise<Map<number, LiveHandler>> {
     const all = new Map<number, LiveHandler>();
-    for await (const handler of this.api().list({
-      results_per_page: MAX_RESULTS_PER_PAGE,
-      order_by: "notification_handler_id",
-      order_type: "ASC",
-    })) {
+    for (const handler of (await readWholeAccount(this.api())).handlers) {
       this.observe(handler.id);
       all.set(handler.id, toLive(handler));
     }

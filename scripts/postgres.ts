@@ -7,8 +7,6 @@
  * `/usr/lib/postgresql/<version>/bin` (Debian's `postgresql` package), else `initdb` on the PATH.
  * initdb refuses to run as root, so as root the server runs as `nobody` (uid and gid 65534, or
  * `POSTGRES_UID` and `POSTGRES_GID`), which owns the temporary folder.
- *
- * In scripts/ rather than test/ because `bench/store.ts` uses it too, and nothing imports test/.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";

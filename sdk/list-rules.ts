@@ -1,7 +1,7 @@
 /**
  * The list's paging and order rules (docs/api.md#list-parameters): the page sizes it accepts, the
- * keys it orders by. Defined once here for the client's types, the server's checks, the provider's
- * and the export's account reads, and the tests.
+ * keys it orders by. Defined once here for the client's types, the server's checks, the whole-account
+ * read (whole-account.ts), and the tests.
  */
 
 /** The page sizes a list accepts. */

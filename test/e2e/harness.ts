@@ -14,7 +14,7 @@ import type * as automation from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, inject } from "vitest";
 
 import type * as PackageModule from "../../index";
-import { createOfflineStack } from "../../scripts/offline-stack";
+import { createOfflineStack } from "./offline-stack";
 import {
   buildApp,
   openSqliteRepository,
@@ -188,7 +188,7 @@ export interface CreateStackOptions {
   env?: Record<string, string>;
 }
 
-/** Creates a stack whose engine runs offline (see scripts/offline-stack.ts). */
+/** Creates a stack whose engine runs offline (see offline-stack.ts). */
 export async function createStack(options: CreateStackOptions): Promise<TestStack> {
   const offline = await createOfflineStack({
     binDir: inject("engineBinDir"),

@@ -1,5 +1,5 @@
 /**
- * The fault-injecting proxy the e2e suite runs (scripts/fault-proxy.ts), as its own process in front
+ * The fault-injecting proxy the e2e suite runs (test/support/fault-proxy-process.mts), as its own process in front
  * of a tiny server that counts what reaches it: each kind of fault does what it says, and a proxy
  * with no faults passes answers through untouched.
  */
@@ -11,7 +11,7 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { type FaultProxy, type FaultProxyOptions, startFaultProxy } from "../fault-proxy";
+import { type FaultProxy, type FaultProxyOptions, startFaultProxy } from "../support/fault-proxy";
 
 const PROXY = join(__dirname, "..", "..", "dist", "scripts", "fault-proxy.js");
 

@@ -11,7 +11,7 @@ import type { HandlerInputs } from "../../provider/inputs";
 import * as operations from "../../provider/operations";
 import { NotificationHandlersClient } from "../../sdk/client";
 import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
-import { type FaultProxy, startFaultProxy } from "../fault-proxy";
+import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { type TestServer, startServer } from "./server-helpers";
 
 let server: TestServer | undefined;

@@ -9,13 +9,9 @@ import { planExport } from "../../cli/export-plan";
 import { exportCommand } from "../../cli/export";
 import { type CliIo, UsageError } from "../../cli/io";
 import { configCommands, renderProject } from "../../cli/project-files";
-import {
-  type ListDialect,
-  chooseUpdateStrategy,
-  parseUpdateStrategy,
-  strategyLine,
-} from "../../cli/update-strategy";
+import { chooseUpdateStrategy, parseUpdateStrategy, strategyLine } from "../../cli/update-strategy";
 import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
+import type { ListDialect } from "../../sdk/whole-account";
 
 const SET_REPLACE = "pulumi config set notification-handlers:updateStrategy replace";
 

@@ -1,7 +1,7 @@
 /**
  * A Pulumi stack of an inline program, run by the real engine offline: a local file backend in a
- * temporary folder, passphrase secrets, no update check, no plugin downloads. Shared by the demo and
- * the e2e tests.
+ * temporary folder, passphrase secrets, no update check, no plugin downloads. The
+ * engine e2e tests' stacks.
  */
 import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * Starts the fault-injecting proxy (scripts/fault-proxy.ts, compiled) as its own process on
+ * Starts the fault-injecting proxy (fault-proxy-process.mts, run by Node.js as TypeScript) as its own process on
  * 127.0.0.1, in front of `target`, and collects the faults it reports. Shared by the integration and
  * e2e tests; `close()` stops the process.
  */
@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
-const SCRIPT = join(__dirname, "..", "dist", "scripts", "fault-proxy.js");
+const SCRIPT = join(__dirname, "fault-proxy-process.mts");
 
 /** A running proxy. */
 export interface FaultProxy {
@@ -18,7 +18,7 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-/** What the proxy injects (see scripts/fault-proxy.ts). */
+/** What the proxy injects (see fault-proxy-process.mts). */
 export interface FaultProxyOptions {
   rate: number;
   seed?: number;

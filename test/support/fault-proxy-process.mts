@@ -10,12 +10,9 @@
  * - `reset-after`:  forwarded and handled, then the connection is cut instead of answering;
  * - `slow`:       forwarded and handled, then answered after `--slow-ms` (longer than the client waits).
  *
- * Usage: `node dist/scripts/fault-proxy.js --target URL [--rate 0.2] [--seed 1] [--slow-ms 3000]
+ * Usage: `node test/support/fault-proxy-process.mts --target URL [--rate 0.2] [--seed 1] [--slow-ms 3000]
  * [--kinds 429,slow] [--port 0]`. The first line on stdout is `listening on http://127.0.0.1:PORT`; then one line per
  * fault, `fault KIND METHOD PATH`. SIGTERM and SIGINT stop it. Loopback only: it refuses another host.
- *
- * Test infrastructure kept in scripts/ rather than test/: the tests run it as its own process from
- * `dist/`, and neither the build (tsconfig.build.json) nor the Dockerfile compiles anything of test/.
  */
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -172,4 +169,4 @@ function main(): void {
   process.on("SIGINT", stop);
 }
 
-if (require.main === module) main();
+main();
