@@ -1,6 +1,6 @@
 /**
- * pulumi-notification-handlers: the Pulumi resource `NotificationHandler`, the API client and the
- * handler-type catalog. The client's response schema of the same name is in
+ * pulumi-notification-handlers: the Pulumi resource `NotificationHandler`, handler sets as data
+ * (`HandlerSet`), the API client and the handler-type catalog. The client's response schema of the same name is in
  * `pulumi-notification-handlers/sdk`.
  */
 export * from "./sdk";

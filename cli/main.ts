@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `notification-handlers` command: `export` writes an account's handlers as a Pulumi project,
- * `summary` turns `pulumi preview --json` into Markdown for a pull request or a drift check.
+ * `summary` turns `pulumi preview --json` into Markdown for a pull request or a drift check,
+ * `validate` checks handler-set files.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,19 +10,23 @@ import { join } from "node:path";
 import { EXPORT_USAGE, exportCommand } from "./export";
 import { type CliIo, UsageError, processIo, reportFailure } from "./io";
 import { SUMMARY_USAGE, summaryCommand } from "./summary";
+import { VALIDATE_USAGE, validateCommand } from "./validate";
 
 const USAGE = `Usage: notification-handlers <command> [options]
 
 Commands:
   export    write an account's handlers as a Pulumi project that takes them over
   summary   turn \`pulumi preview --json\` into a Markdown summary of handler changes
+  validate  check handler-set YAML files before a preview
   version   print this package's version
 
 \`notification-handlers <command> --help\` describes a command.
 
 ${EXPORT_USAGE}
 
-${SUMMARY_USAGE}`;
+${SUMMARY_USAGE}
+
+${VALIDATE_USAGE}`;
 
 /** This package's version, from its package.json. */
 function packageVersion(): string {
@@ -40,6 +45,8 @@ async function main(args: string[], io: CliIo): Promise<number> {
         return await exportCommand(rest, io, packageVersion());
       case "summary":
         return await summaryCommand(rest, io);
+      case "validate":
+        return await validateCommand(rest, io);
       case "version":
       case "--version":
         io.stdout.write(`${packageVersion()}\n`);
@@ -51,7 +58,7 @@ async function main(args: string[], io: CliIo): Promise<number> {
         io.stdout.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}": use export, summary or version`);
+        throw new UsageError(`unknown command "${command}": use export, summary, validate or version`);
     }
   } catch (error) {
     return reportFailure("notification-handlers", error, io);

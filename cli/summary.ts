@@ -65,11 +65,20 @@ const OPS: Record<string, string> = {
   read: "read",
 };
 
+/**
+ * A resource's own type from its URN (`urn:pulumi:STACK::PROJECT::TYPE::NAME`), where TYPE is
+ * `PARENT$...$TYPE` for a child such as a handler of a `HandlerSet`.
+ */
+function typeOfUrn(urn: string): string {
+  const qualified = urn.split("::")[2] ?? "";
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
+}
+
 /** Renders the summary of a preview. */
 export function renderSummary(preview: PreviewJson, title = "Notification handlers"): string {
   const notes = parseDriftNotes((preview.diagnostics ?? []).map((d) => d.message ?? ""));
   const steps = (preview.steps ?? []).filter(
-    (s) => s.urn.includes(`::${RESOURCE_TYPE}::`) && s.op in OPS && s.op !== "read",
+    (s) => typeOfUrn(s.urn) === RESOURCE_TYPE && s.op in OPS && s.op !== "read",
   );
   // A replacement shows as several steps (create-replacement, replace, delete-replaced); one row each resource.
   const byUrn = new Map<string, PreviewStep>();

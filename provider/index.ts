@@ -8,5 +8,7 @@ export {
   type NotificationHandlerFields,
   type NotificationHandlerOptions,
 } from "./resource";
+export { HandlerSet, type HandlerSetArgs, HandlerSetError } from "./handler-set";
+export type { SetProblem } from "./handler-set-file";
 export type { UpdateStrategy } from "./inputs";
 export * from "./lookup";

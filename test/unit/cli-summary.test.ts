@@ -64,12 +64,27 @@ describe("renderSummary", () => {
           urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/notification-handlers:NotificationHandler::old",
           oldState: { id: "3", outputs: { handlerId: 3, name: "Old" } },
         },
+        {
+          // A handler of a HandlerSet: its type is qualified by its parent's.
+          op: "create",
+          urn:
+            "urn:pulumi:dev::p::pulumi-notification-handlers:index:HandlerSet$" +
+            "pulumi-nodejs:dynamic/notification-handlers:NotificationHandler::from-yaml",
+          newState: { inputs: { name: "From YAML", type: "email" } },
+        },
+        {
+          op: "create",
+          urn: "urn:pulumi:dev::p::pulumi-notification-handlers:index:HandlerSet::alerts",
+          newState: { inputs: {} },
+        },
       ],
       diagnostics: [{ message: "type must be one of email, ...\n", severity: "error" }],
     };
     const text = renderSummary(preview);
-    expect(text).toContain("1 to create, 1 to delete.");
+    expect(text).toContain("2 to create, 1 to delete.");
     expect(text).toContain('| create | `ops` | new: "Ops" | takes over handler 12 |');
+    expect(text).toContain('| create | `from-yaml` | new: "From YAML" |');
+    expect(text).not.toContain("`alerts`");
     expect(text).toContain('| delete | `old` | 3 "Old" | the handler is deleted |');
     expect(text).toContain("**The preview failed:**\n\n- type must be one of email, ...");
   });

@@ -1,0 +1,56 @@
+/**
+ * `notification-handlers validate FILE...`: checks handler-set files offline, with the rules the
+ * `HandlerSet` component applies, and prints every problem as `FILE:LINE:COLUMN: key.field: rule`.
+ */
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+import { formatProblem, readSetFiles, type SetProblem, type SetSource } from "../provider/handler-set-file";
+import { type CliIo, UsageError } from "./io";
+
+export const VALIDATE_USAGE = `Usage:
+  notification-handlers validate FILE...
+
+  Checks handler-set YAML files (docs/handler-sets.md) as one set, without a network or a stack:
+  the catalog's rules, keys unique across the files, no secret written in a file. Prints each
+  problem as FILE:LINE:COLUMN: key.field: rule. Exits 0 when there is none, 1 when there are
+  problems, 2 on bad usage.`;
+
+/** Runs `validate` with its arguments; resolves to the exit code. */
+export async function validateCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { help: { type: "boolean", short: "h" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help === true) {
+    io.stdout.write(`${VALIDATE_USAGE}\n`);
+    return 0;
+  }
+  if (positionals.length === 0) throw new UsageError("name the files to check");
+
+  const sources: SetSource[] = [];
+  const unreadable: SetProblem[] = [];
+  for (const file of positionals) {
+    try {
+      sources.push({ file, text: await readFile(resolve(io.cwd, file), "utf8") });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const rule = code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(error)})`;
+      unreadable.push({ file, path: "", rule });
+    }
+  }
+  const reading = readSetFiles(sources);
+  const problems = [...unreadable, ...reading.problems];
+  for (const problem of problems) io.stdout.write(`${formatProblem(problem)}\n`);
+  const files = `${positionals.length} file${positionals.length === 1 ? "" : "s"}`;
+  if (problems.length > 0) {
+    io.stderr.write(`${problems.length} problem${problems.length === 1 ? "" : "s"} in ${files}\n`);
+    return 1;
+  }
+  const handlers = reading.entries.length;
+  io.stdout.write(`${handlers} handler${handlers === 1 ? "" : "s"} in ${files}: no problems\n`);
+  return 0;
+}

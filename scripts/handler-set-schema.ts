@@ -1,0 +1,103 @@
+/**
+ * Writes the JSON Schema of handler-set files to `docs/handler-set.schema.json` from the catalog
+ * (`npm run docs:schema`); editors that read `# yaml-language-server: $schema=...` complete and flag
+ * fields with it. A unit test fails when the committed file differs from what this makes.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { COMMON, CONFIG_KEY, KEY } from "../provider/handler-set-file";
+import {
+  type FieldSpec,
+  HANDLER_TYPES,
+  HANDLER_TYPE_NAMES,
+  NAME_MAX_LENGTH,
+  RULE_DESCRIPTIONS,
+  fieldsOf,
+} from "../sdk/catalog";
+
+/** The committed file, relative to the repository root; the package ships it. */
+export const SCHEMA_FILE = join("docs", "handler-set.schema.json");
+
+// A plain YAML scalar such as +15551234567 or -100123 reads as a number; the set takes its spelling.
+const TEXT = { type: ["string", "number"] };
+
+const COMMON_PROPERTIES: Record<(typeof COMMON)[number], object> = {
+  type: { description: "The handler type; changing it replaces the handler.", enum: HANDLER_TYPE_NAMES },
+  name: { ...TEXT, description: `Display name, 1 to ${NAME_MAX_LENGTH} characters; defaults to the key.` },
+  isEnabled: { type: "boolean", description: "Whether the handler is enabled (default true)." },
+  adopt: {
+    description:
+      "Take over an existing handler: true takes the one of the same name and type, a number that id.",
+    anyOf: [{ type: "boolean" }, { type: "integer", minimum: 1 }],
+  },
+  was: { type: "string", pattern: KEY.source, description: "The key this handler had before a rename." },
+};
+
+function fieldSchema(spec: FieldSpec): object {
+  const description = `${spec.label}: ${RULE_DESCRIPTIONS[spec.rule]}`;
+  if (spec.secret) {
+    return {
+      $ref: "#/definitions/secret",
+      description: `${description}. A secret: { secret: <stack config key> }.`,
+    };
+  }
+  return {
+    description: `${description}; or { secret: <stack config key> }.`,
+    anyOf: [{ ...TEXT, minLength: 1, maxLength: spec.maxLength }, { $ref: "#/definitions/secret" }],
+  };
+}
+
+/** The schema: a mapping of resource keys to handlers, each checked against its type's fields. */
+export function handlerSetSchema(): object {
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    title: "Notification handler set",
+    description: "Resource keys to notification handlers (docs/handler-sets.md).",
+    type: ["object", "null"],
+    propertyNames: { pattern: KEY.source },
+    additionalProperties: { $ref: "#/definitions/handler" },
+    definitions: {
+      secret: {
+        type: "object",
+        properties: {
+          secret: {
+            type: "string",
+            pattern: CONFIG_KEY.source,
+            description: "A stack config key set with --secret.",
+          },
+        },
+        required: ["secret"],
+        additionalProperties: false,
+      },
+      handler: {
+        type: "object",
+        required: ["type"],
+        properties: COMMON_PROPERTIES,
+        allOf: HANDLER_TYPE_NAMES.map((type) => ({
+          if: { properties: { type: { const: type } }, required: ["type"] },
+          then: {
+            description: HANDLER_TYPES[type].label,
+            properties: {
+              ...COMMON_PROPERTIES,
+              ...Object.fromEntries(fieldsOf(type).map((f) => [f.property, fieldSchema(f)])),
+            },
+            required: ["type", ...fieldsOf(type).map((f) => f.property)],
+            additionalProperties: false,
+          },
+        })),
+      },
+    },
+  };
+}
+
+/** The schema as the committed file holds it. */
+export function handlerSetSchemaJson(): string {
+  return `${JSON.stringify(handlerSetSchema(), null, 2)}\n`;
+}
+
+if (require.main === module) {
+  // From dist/scripts/ two levels up is the repository root.
+  writeFileSync(join(__dirname, "..", "..", SCHEMA_FILE), handlerSetSchemaJson());
+  process.stdout.write(`wrote ${SCHEMA_FILE}\n`);
+}

@@ -1,0 +1,63 @@
+/**
+ * The handler-set JSON Schema: committed as generated, and in agreement with the reader on what a
+ * file may hold (the editor flags what `validate` refuses, and takes what it takes).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { Ajv } from "ajv";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+
+import { readSetFiles } from "../../provider/handler-set-file";
+import { SCHEMA_FILE, handlerSetSchema, handlerSetSchemaJson } from "../../scripts/handler-set-schema";
+
+const GOOD = `
+ops-email:
+  type: email
+  name: Ops
+  email: ops@example.com
+pager:
+  type: twilio
+  twilio: +15551234567
+  isEnabled: false
+  adopt: 7
+chat:
+  type: telegram
+  telegram: { secret: chat.telegram }
+  telegramChatId: -1001234
+  was: old-chat
+`;
+
+/** Files the reader refuses, each for one reason the schema must also see. */
+const BAD = {
+  "a plain secret": "hook:\n  type: slack\n  slack: https://hooks.slack.com/services/T/B/X\n",
+  "another type's field": "ops:\n  type: email\n  email: a@example.com\n  slack: { secret: s }\n",
+  "an unknown field": "ops:\n  type: email\n  email: a@example.com\n  colour: red\n",
+  "a missing field": "ops:\n  type: email\n",
+  "an unknown type": "ops:\n  type: pager\n",
+  "a bad key": "bad key!:\n  type: internal_notification\n",
+  "a bad adopt": "ops:\n  type: internal_notification\n  adopt: -1\n",
+  "a bad secret reference": "hook:\n  type: slack\n  slack: { secret: s, value: x }\n",
+};
+
+describe("the handler-set schema", () => {
+  const validate = new Ajv({ strict: false }).compile(handlerSetSchema());
+
+  it("is committed as the catalog makes it", () => {
+    const committed = readFileSync(join(__dirname, "..", "..", SCHEMA_FILE), "utf8");
+    expect(committed === handlerSetSchemaJson(), `${SCHEMA_FILE} is stale: run "npm run docs:schema"`).toBe(
+      true,
+    );
+  });
+
+  it("takes what the reader takes", () => {
+    expect(readSetFiles([{ file: "good.yaml", text: GOOD }]).problems).toEqual([]);
+    expect(validate(parse(GOOD)), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it.each(Object.entries(BAD))("flags %s, as the reader does", (_, text) => {
+    expect(readSetFiles([{ file: "bad.yaml", text }]).problems).not.toEqual([]);
+    expect(validate(parse(text))).toBe(false);
+  });
+});
