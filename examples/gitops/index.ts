@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { NotificationHandler } from "pulumi-notification-handlers";
+import { HandlerSet, NotificationHandler } from "pulumi-notification-handlers";
 
 const config = new pulumi.Config();
 
@@ -17,11 +17,9 @@ const slack = new NotificationHandler("team-slack", {
   slack: config.requireSecret("slackWebhook"),
 });
 
-const inbox = new NotificationHandler("status-inbox", {
-  type: "internal_notification",
-  name: "Status inbox",
-});
+// The service teams' handlers, as data in handlers/*.yaml.
+const teams = new HandlerSet("teams", { files: ["handlers/*.yaml"] });
 
 export const oncallId = oncall.handlerId;
 export const slackId = slack.handlerId;
-export const inboxId = inbox.handlerId;
+export const inboxId = teams.handlers["status-inbox"]!.handlerId;

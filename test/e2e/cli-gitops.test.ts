@@ -93,12 +93,15 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     const driftWorkflow = await readWorkflow(join(WORKFLOWS, "notification-handlers-drift.yml"));
     const previewWorkflow = await readWorkflow(join(WORKFLOWS, "notification-handlers-preview.yml"));
 
-    const program = join(session.project, "index.ts");
-    const original = await readFile(program, "utf8");
-    await writeFile(program, original.replace('name: "Status inbox"', 'name: "Status page inbox"'));
+    // A service team's pull request edits its YAML file.
+    const file = join(session.project, "handlers", "teams.yaml");
+    const original = await readFile(file, "utf8");
+    await writeFile(file, original.replace("name: Status inbox", "name: Status page inbox"));
     const pullRequest = await runJob(previewWorkflow, "preview", job);
-    await writeFile(program, original);
+    await writeFile(file, original);
     expect(pullRequest.success, printed(pullRequest)).toBe(true);
+    const validate = pullRequest.steps.find((s) => s.name === "Check the handler files")!;
+    expect(validate.result!.stdout).toContain("1 handler in 1 file: no problems");
     const row = `| update | \`status-inbox\` | ${inbox!.id} "Status inbox" | \`name\`: "Status inbox" → "Status page inbox" (changed in the code) |`;
     expect(pullRequest.summary).toContain(row);
     expect((await readFile(join(record, "args"), "utf8")).split("\n")).toEqual([
