@@ -22,7 +22,13 @@ import { CONFIG_KEYS } from "../provider/config";
 import { UPDATE_STRATEGIES, type UpdateStrategy } from "../provider/inputs";
 import { type CliIo, CommandError, UsageError } from "./io";
 import { type ExportPlan, planExport } from "./export-plan";
-import { configCommands, projectNameOf, renderProject } from "./project-files";
+import {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  configCommands,
+  projectNameOf,
+  renderProject,
+} from "./project-files";
 import { configureStack } from "./stack-config";
 import {
   type StrategyChoice,
@@ -34,7 +40,8 @@ import { readWholeAccount, type WholeAccount } from "../sdk/whole-account";
 
 export const EXPORT_USAGE = `Usage:
   ${API_KEY_ENV}=... notification-handlers export --base-url URL --out DIR [--stack NAME]
-      [--project NAME] [--package SPEC] [--update-strategy in-place|replace] [--force]
+      [--format typescript|yaml] [--project NAME] [--package SPEC]
+      [--update-strategy in-place|replace] [--force]
 
   Writes a Pulumi project to DIR with one NotificationHandler per handler of the account, each taking
   its handler over (adopt: <id>): the first \`pulumi up\` creates and deletes nothing.
@@ -43,6 +50,8 @@ export const EXPORT_USAGE = `Usage:
   --stack NAME makes that stack in the current Pulumi backend and sets the base URL, the API key and
     every secret value into its encrypted config. Without it, no secret is written anywhere, and the
     project's README lists the commands that set them.
+  --format yaml writes the handlers as a handler set, handlers.yaml, that index.ts declares (secrets
+    as { secret: <stack config key> }); the default, typescript, writes them into index.ts.
   --project names the Pulumi project (default: DIR's name).
   --package is the dependency on this package in package.json (default: ^VERSION).
   --update-strategy sets the provider's ${CONFIG_KEYS.updateStrategy} for the project.
@@ -64,6 +73,7 @@ interface ExportRequest {
   project: string;
   packageSpec: string;
   stack: string | undefined;
+  format: ExportFormat;
   /** `--update-strategy`; undefined leaves it to the detection. */
   updateStrategy: UpdateStrategy | undefined;
   force: boolean;
@@ -80,6 +90,7 @@ export async function exportCommand(args: string[], io: CliIo, version: string):
   const plan = planExport(account.handlers);
   const strategy = chooseUpdateStrategy(request.updateStrategy, account.dialect);
   const files = renderProject(plan, {
+    format: request.format,
     project: request.project,
     baseUrl: request.baseUrl,
     packageSpec: request.packageSpec,
@@ -126,6 +137,7 @@ async function parseRequest(args: string[], io: CliIo, version: string): Promise
         project: { type: "string" },
         package: { type: "string" },
         "update-strategy": { type: "string" },
+        format: { type: "string", default: "typescript" },
         force: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -163,6 +175,10 @@ async function parseRequest(args: string[], io: CliIo, version: string): Promise
       `--update-strategy must be ${UPDATE_STRATEGIES.join(" or ")}, got "${strategyFlag}"`,
     );
   }
+  const format = EXPORT_FORMATS.find((f) => f === values.format?.trim());
+  if (format === undefined) {
+    throw new UsageError(`--format must be ${EXPORT_FORMATS.join(" or ")}, got "${values.format}"`);
+  }
   const force = values.force === true;
   const existing = await readdir(out).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return [];
@@ -181,6 +197,7 @@ async function parseRequest(args: string[], io: CliIo, version: string): Promise
     project,
     packageSpec: trimmedNonBlank(values.package) ?? `^${version}`,
     stack,
+    format,
     updateStrategy,
     force,
   };

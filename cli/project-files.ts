@@ -1,15 +1,30 @@
 /**
  * The files of an exported project, rendered from an {@link ExportPlan}: `Pulumi.yaml`,
- * `package.json`, `tsconfig.json`, `.gitignore`, `index.ts` and a README. Pure: the same account
- * gives the same files, and no secret value can reach them (the plan's secrets are not read here).
+ * `package.json`, `tsconfig.json`, `.gitignore`, `index.ts` and a README, and in the YAML format
+ * `handlers.yaml`, a handler set that `index.ts` declares. Pure: the same account gives the same
+ * files, and no secret value can reach them (the plan's secrets are not read here).
  */
+import { Document, isMap, isScalar, visit } from "yaml";
+
 import type { ExportPlan, ExportedHandler } from "./export-plan";
 import { CONFIG_KEYS } from "../provider/config";
 import { markdownText as cell } from "./markdown";
 import { type StrategyChoice, strategyCommand, strategyReason } from "./update-strategy";
 
+/** How the handlers are written: as TypeScript resources, or as a YAML handler set. */
+export type ExportFormat = "typescript" | "yaml";
+export const EXPORT_FORMATS: readonly ExportFormat[] = ["typescript", "yaml"];
+
+/** The handler set's file in a project exported as YAML. */
+const HANDLERS_FILE = "handlers.yaml";
+/** Where editors find the set's schema: in the package, once the project is installed. */
+const SCHEMA_LINE =
+  "# yaml-language-server: $schema=./node_modules/pulumi-notification-handlers/docs/handler-set.schema.json";
+
 /** What the files say beyond the plan. */
 interface ProjectOptions {
+  /** Default: `typescript`. */
+  readonly format?: ExportFormat;
   /** The Pulumi project name. */
   readonly project: string;
   /** The site the handlers were read from (not a secret: it goes into the README and stack config). */
@@ -35,7 +50,9 @@ export function renderProject(plan: ExportPlan, options: ProjectOptions): Projec
     "package.json": `${JSON.stringify(packageJson(options), null, 2)}\n`,
     "tsconfig.json": `${JSON.stringify(TSCONFIG, null, 2)}\n`,
     ".gitignore": "node_modules/\nbin/\n",
-    "index.ts": indexTs(plan),
+    ...(options.format === "yaml"
+      ? { "index.ts": HANDLER_SET_INDEX, [HANDLERS_FILE]: handlersYaml(plan) }
+      : { "index.ts": indexTs(plan) }),
     "README.md": readme(plan, options),
   };
 }
@@ -102,6 +119,53 @@ function indexTs(plan: ExportPlan): string {
     lines.push("};");
   }
   return `${lines.join("\n")}\n`;
+}
+
+const HANDLER_SET_INDEX = `// Exported by \`notification-handlers export --format yaml\`. ${HANDLERS_FILE} holds the handlers; each
+// takes over its handler (\`adopt\` with the handler's id), so the first \`pulumi up\` creates and
+// deletes nothing in the account. Secret values are read from the stack's encrypted config.
+import { HandlerSet } from "pulumi-notification-handlers";
+
+const set = new HandlerSet("handlers", { files: [${JSON.stringify(HANDLERS_FILE)}] });
+
+/** The handlers' ids in the API, by resource name. */
+export const handlerIds = Object.fromEntries(
+  Object.entries(set.handlers).map(([key, handler]) => [key, handler.handlerId]),
+);
+`;
+
+/** The handler set: one entry per handler, keyed by its resource name, secrets as config references. */
+function handlersYaml(plan: ExportPlan): string {
+  const entries = Object.fromEntries(
+    plan.handlers.map((handler) => [
+      handler.resourceName,
+      {
+        type: handler.type,
+        name: handler.name,
+        ...Object.fromEntries(
+          handler.fields.map((f) => [
+            f.spec.property,
+            f.kind === "secret" ? { secret: f.configKey } : f.value,
+          ]),
+        ),
+        ...(handler.isEnabled ? {} : { isEnabled: false }),
+        adopt: handler.id,
+      },
+    ]),
+  );
+  const doc = new Document(entries);
+  // `{ secret: key }` on one line, as a person writes it.
+  visit(doc, {
+    Map(_, node) {
+      if (isMap(node) && node.items.length === 1 && node.get("secret") !== undefined) node.flow = true;
+    },
+  });
+  // A blank line between handlers.
+  if (isMap(doc.contents)) {
+    for (const pair of doc.contents.items.slice(1)) if (isScalar(pair.key)) pair.key.spaceBefore = true;
+  }
+  doc.commentBefore = ` ${SCHEMA_LINE.slice(2)}\n Exported by \`notification-handlers export\`; the keys are resource names.`;
+  return doc.toString({ lineWidth: 0 });
 }
 
 function resourceTs(handler: ExportedHandler): string[] {
@@ -184,9 +248,18 @@ function readme(plan: ExportPlan, options: ProjectOptions): string {
   return [
     `# ${options.project}`,
     "",
-    `The notification handlers of ${options.baseUrl}, as code: ${plan.handlers.length} \`NotificationHandler\``,
-    "resources, each taking over its handler by id (`adopt`), so the first `pulumi up` changes nothing in",
-    "the account and every later change is a reviewed diff.",
+    ...(options.format === "yaml"
+      ? [
+          `The notification handlers of ${options.baseUrl}, as data: ${plan.handlers.length} handlers in \`${HANDLERS_FILE}\`,`,
+          "a handler set, each taking over its handler by id (`adopt`), so the first `pulumi up` changes",
+          "nothing in the account and every later change is a reviewed diff of the file. Check the file",
+          `before a preview with \`npx notification-handlers validate ${HANDLERS_FILE}\`.`,
+        ]
+      : [
+          `The notification handlers of ${options.baseUrl}, as code: ${plan.handlers.length} \`NotificationHandler\``,
+          "resources, each taking over its handler by id (`adopt`), so the first `pulumi up` changes nothing in",
+          "the account and every later change is a reviewed diff.",
+        ]),
     "",
     "## Handlers",
     "",

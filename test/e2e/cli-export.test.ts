@@ -1,10 +1,11 @@
 /**
  * `notification-handlers export` on the user's path: the package installed from its tarball, the
  * export run as its bin with `--stack`, the exported project installed and brought up with the Pulumi
- * CLI. On the reference server and an emulated 2025 instance (which rewrites values: tags
- * stripped, quotes as entities, whatsapp as an integer), an account with all 12 types, names with
- * HTML, quotes and `&`, two handlers of one name and a disabled one is taken over with no write at
- * all, and the next preview has no change. No secret reaches a file, the state or the output. The
+ * CLI. An account with all 12 types, names with HTML, quotes and `&`, two handlers of one name and a
+ * disabled one is taken over with no write at all, and the next preview has no change: as TypeScript
+ * from the reference server, and as a YAML handler set from the reference server and emulated 2025
+ * and 2026 instances (which rewrite values: tags stripped, quotes as entities, whatsapp as an
+ * integer). The plan of values is the same for both formats; each format's rendering is proved once. No secret reaches a file, the state or the output. The
  * stack's config holds the update strategy the export chose: replace for the emulated instance,
  * in-place for the reference server unless `--update-strategy` says otherwise.
  */
@@ -22,7 +23,7 @@ import {
   userEnvironment,
   type CommandResult,
 } from "../../scripts/user-project";
-import { EMULATED_2025, REFERENCE, type TestServer, startServer } from "./harness";
+import { EMULATED_2025, EMULATED_2026, REFERENCE, type TestServer, startServer } from "./harness";
 import { seedDependencies } from "./user-path";
 
 const SECRETS = {
@@ -86,8 +87,13 @@ describe("notification-handlers export, then pulumi up of the exported project",
     await rm(scratch, { recursive: true, force: true });
   });
 
-  // 2025 lists as deployed instances do (the replace strategy) and stores values cleaned.
-  describe.each([REFERENCE, EMULATED_2025])("from $name", (target) => {
+  // Deployed instances list as such (the replace strategy) and store values cleaned.
+  describe.each([
+    { target: REFERENCE, format: "typescript" },
+    { target: REFERENCE, format: "yaml" },
+    { target: EMULATED_2025, format: "yaml" },
+    { target: EMULATED_2026, format: "yaml" },
+  ])("from $target.name as $format", ({ target, format }) => {
     let server: TestServer | undefined;
     let client: NotificationHandlersClient | undefined;
 
@@ -105,7 +111,7 @@ describe("notification-handlers export, then pulumi up of the exported project",
       const before = await server.handlers(key);
       expect(before).toHaveLength(ACCOUNT.length);
 
-      const root = join(scratch, target.emulate ?? "reference");
+      const root = join(scratch, `${target.emulate ?? "reference"}-${format}`);
       const project = join(root, "handlers");
       const env = userEnvironment({
         home: join(root, "home"),
@@ -142,6 +148,8 @@ describe("notification-handlers export, then pulumi up of the exported project",
           "--package",
           `file:${inject("packageTarball")}`,
           "--force",
+          "--format",
+          format,
         ],
         { NOTIFICATION_HANDLERS_API_KEY: key },
       );
@@ -156,31 +164,46 @@ describe("notification-handlers export, then pulumi up of the exported project",
 
       // No secret value in any file the export wrote, the stack's config included (ciphertext only).
       const files = (await readdir(project)).filter((f) => f !== "node_modules");
-      expect(files.sort()).toEqual([
-        ".gitignore",
-        "Pulumi.dev.yaml",
-        "Pulumi.yaml",
-        "README.md",
-        "index.ts",
-        "package.json",
-        "tsconfig.json",
-      ]);
+      expect(files.sort()).toEqual(
+        [
+          ".gitignore",
+          "Pulumi.dev.yaml",
+          "Pulumi.yaml",
+          "README.md",
+          ...(format === "yaml" ? ["handlers.yaml"] : []),
+          "index.ts",
+          "package.json",
+          "tsconfig.json",
+        ].sort(),
+      );
       for (const file of files) {
         const text = await readFile(join(project, file), "utf8");
         for (const secret of [key, ...Object.values(SECRETS)])
           expect(text.includes(secret), `a secret in ${file}`).toBe(false);
       }
-      const index = await readFile(join(project, "index.ts"), "utf8");
-      expect(index).toContain("isEnabled: false,");
-      expect(index.match(/adopt: \d+,/g)).toHaveLength(ACCOUNT.length);
-      expect(index).toMatch(/new NotificationHandler\("duplicate-\d+", \{\n {2}type: "discord"/);
-      expect(index).toMatch(/new NotificationHandler\("duplicate-\d+", \{\n {2}type: "telegram"/);
+      if (format === "yaml") {
+        const set = await readFile(join(project, "handlers.yaml"), "utf8");
+        expect(set).toContain("  isEnabled: false\n");
+        expect(set.match(/^ {2}adopt: \d+$/gm)).toHaveLength(ACCOUNT.length);
+        expect(set).toMatch(/^duplicate-\d+:\n {2}type: discord$/m);
+        expect(set).toMatch(/^duplicate-\d+:\n {2}type: telegram$/m);
+        // The exported file is one `validate` takes.
+        const validated = await run(exportBin, ["validate", "handlers.yaml"]);
+        expect(validated.stdout).toContain(`${ACCOUNT.length} handlers in 1 file: no problems`);
+      } else {
+        const index = await readFile(join(project, "index.ts"), "utf8");
+        expect(index).toContain("isEnabled: false,");
+        expect(index.match(/adopt: \d+,/g)).toHaveLength(ACCOUNT.length);
+        expect(index).toMatch(/new NotificationHandler\("duplicate-\d+", \{\n {2}type: "discord"/);
+        expect(index).toMatch(/new NotificationHandler\("duplicate-\d+", \{\n {2}type: "telegram"/);
+      }
 
       await seedDependencies(project, env);
       await run("npm", ["install", "--no-audit", "--no-fund"]);
       const mark = server.served.length;
       const up = await run("pulumi", ["up", "--yes", "--stack", "dev"]);
-      expect(up.stdout).toContain(`+ ${ACCOUNT.length + 1} created`); // the stack and every resource
+      // The stack, the handler set's component in YAML, and every handler.
+      expect(up.stdout).toContain(`+ ${ACCOUNT.length + (format === "yaml" ? 2 : 1)} created`);
       expect(server.countSince(mark).writes, "writes to the API during the takeover").toBe(0);
       expect(await server.handlers(key)).toEqual(before); // same ids, same values, not even last_datetime moved
 
@@ -215,7 +238,7 @@ describe("notification-handlers export, then pulumi up of the exported project",
         expect(stateText.includes(secret), "a secret in the state").toBe(false);
         expect(output.includes(secret), "a secret in the commands' output").toBe(false);
       }
-      if (target.emulate !== undefined) return;
+      if (target.emulate !== undefined || format !== "typescript") return;
 
       // --stack of a stack that exists: refused, and with --force its config is set again ...
       const again = join(root, "again", "handlers");

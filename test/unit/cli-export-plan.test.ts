@@ -7,6 +7,7 @@ import { chooseUpdateStrategy } from "../../cli/update-strategy";
 import { fieldByProperty } from "../../sdk/catalog";
 import { cleanLikeDeployed, equalAfterCleaning } from "../../sdk/cleaning";
 import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
+import { readSetFiles } from "../../provider/handler-set-file";
 import { checkInputs, desiredFrom, differences, toLive } from "../../provider/inputs";
 
 const handler = (
@@ -109,6 +110,51 @@ describe("planExport", () => {
     expect(files["index.ts"]).toContain('slack: config.requireSecret("team-slack.slack"),');
     expect(files["index.ts"]).toContain('telegramChatId: "-100",');
     expect(files["README.md"]).toContain("pulumi config set --secret x-bot.xAccessToken");
+  });
+
+  it("writes a handler set as YAML that reads back as the plan, secrets as config references", () => {
+    const live = [
+      handler(1, "slack", "Team's Slack: #ops", { slack: SLACK }),
+      handler(2, "x", "X bot", X),
+      handler(3, "telegram", 'It&#39;s "chat" & co', { telegram: "123:SECRET6", telegram_chat_id: "-100" }),
+      handler(4, "whatsapp", "WhatsApp", { whatsapp: "15551234567" }),
+      handler(5, "twilio", "true", { twilio: "+15551234567" }, false),
+      handler(6, "email", "- yes", { email: "ops@example.com" }),
+    ];
+    const plan = planExport(live);
+    const files = renderProject(plan, {
+      format: "yaml",
+      project: "acct",
+      baseUrl: "https://status.example.com",
+      packageSpec: "^0.1.0",
+      updateStrategy: chooseUpdateStrategy(undefined, "reference"),
+    });
+    const all = Object.values(files).join("\n");
+    for (const secret of [SLACK, ...Object.values(X), "123:SECRET6"]) expect(all).not.toContain(secret);
+    const yaml = files["handlers.yaml"]!;
+    expect(yaml.split("\n")[0]).toBe(
+      "# yaml-language-server: $schema=./node_modules/pulumi-notification-handlers/docs/handler-set.schema.json",
+    );
+    expect(yaml).toContain("  slack: { secret: team-s-slack-ops.slack }\n");
+    expect(files["index.ts"]).toContain('new HandlerSet("handlers", { files: ["handlers.yaml"] })');
+
+    const { entries, problems } = readSetFiles([{ file: "handlers.yaml", text: yaml }]);
+    expect(problems).toEqual([]);
+    expect(entries).toHaveLength(plan.handlers.length);
+    for (const [i, exported] of plan.handlers.entries()) {
+      const entry = entries[i]!;
+      expect(entry).toMatchObject({ key: exported.resourceName, type: exported.type, name: exported.name });
+      expect(entry.adopt).toBe(exported.id);
+      expect(entry.isEnabled ?? true).toBe(exported.isEnabled);
+      expect(entry.fields).toEqual(
+        Object.fromEntries(
+          exported.fields.map((f) => [
+            f.spec.property,
+            f.kind === "secret" ? { secret: f.configKey } : f.value,
+          ]),
+        ),
+      );
+    }
   });
 
   it("leaves out handlers without a usable type and says why", () => {
