@@ -22,4 +22,7 @@ const teams = new HandlerSet("teams", { files: ["handlers/*.yaml"] });
 
 export const oncallId = oncall.handlerId;
 export const slackId = slack.handlerId;
-export const inboxId = teams.handlers["status-inbox"]!.handlerId;
+/** The ids of the teams' handlers, by key. */
+export const teamHandlerIds = Object.fromEntries(
+  Object.entries(teams.handlers).map(([key, handler]) => [key, handler.handlerId]),
+);

@@ -5,39 +5,16 @@
  * 2025 and 2026 instances, and `--update-strategy` over it. With `--stack` it runs the Pulumi CLI:
  * test/e2e/cli-export.test.ts.
  */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { type CliRun as Run, runCli, runCli as run } from "./cli-process";
 import { type TestServer, startServer } from "./server-helpers";
 
-const BIN = join(__dirname, "..", "..", "dist", "cli", "main.js");
 const SLACK = "https://hooks.slack.com/services/T0/B0/EXPORT-SECRET";
 const SET_REPLACE = "pulumi config set notification-handlers:updateStrategy replace";
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the compiled command with only the variables it reads set. */
-async function run(args: string[], env: Record<string, string>, input?: string): Promise<Run> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));
-  child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
-  child.stdin.end(input ?? "");
-  const [code] = (await once(child, "close")) as [number | null];
-  return { code, stdout, stderr };
-}
 
 /** `export` of the account of `key` at `url` into `out`, with `extra` options. */
 const exportTo = (url: string, key: string, out: string, ...extra: string[]): Promise<Run> =>
@@ -276,12 +253,12 @@ describe("notification-handlers summary", () => {
     const fromFile = await run(["summary", fixture, "--title", "Drift"], {});
     expect(fromFile.code).toBe(0);
     expect(fromFile.stdout).toMatch(/^### Drift\n\n2 to update, 1 to replace\./);
-    const fromStdin = await run(["summary"], {}, await readFile(fixture, "utf8"));
+    const fromStdin = await run(["summary"], {}, { input: await readFile(fixture, "utf8") });
     expect(fromStdin.stdout.replace("Notification handlers", "Drift")).toBe(fromFile.stdout);
-    const empty = await run(["summary"], {}, "");
+    const empty = await run(["summary"], {}, { input: "" });
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain("it is empty");
-    const other = await run(["summary", "-"], {}, '{"a":1}');
+    const other = await run(["summary", "-"], {}, { input: '{"a":1}' });
     expect(other.code).toBe(1);
     expect(other.stderr).toContain('no "steps"');
   });
@@ -290,7 +267,38 @@ describe("notification-handlers summary", () => {
     const result = await run(["import"], {});
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'notification-handlers: unknown command "import": use export, summary or version (see --help)\n',
+      'notification-handlers: unknown command "import": use export, summary, validate or version (see --help)\n',
     );
+  });
+});
+
+describe("notification-handlers validate", () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "validate-"));
+    await writeFile(join(folder, "good.yaml"), "ops:\n  type: email\n  email: ops@example.com\n");
+    await writeFile(join(folder, "bad.yaml"), "ops-2:\n  type: slack\n  slack: https://hooks.slack.com/x\n");
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it("exits 0 for files without problems, 1 with each problem on a line, 2 on bad usage", async () => {
+    const good = await runCli(["validate", "good.yaml"], {}, { cwd: folder });
+    expect(good).toEqual({ code: 0, stdout: "1 handler in 1 file: no problems\n", stderr: "" });
+
+    const bad = await runCli(["validate", "good.yaml", "bad.yaml", "gone.yaml"], {}, { cwd: folder });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout.split("\n")).toEqual([
+      "gone.yaml: no such file",
+      expect.stringMatching(/^bad\.yaml:3:10: ops-2\.slack: is a secret and must not be written in the file/),
+      "",
+    ]);
+    expect(bad.stdout).not.toContain("hooks.slack.com");
+    expect(bad.stderr).toBe("2 problems in 3 files\n");
+
+    const usage = await runCli(["validate"], {}, { cwd: folder });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toBe("notification-handlers: name the files to check (see --help)\n");
   });
 });

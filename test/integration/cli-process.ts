@@ -1,0 +1,33 @@
+/** The compiled `notification-handlers` command run as a process, as the integration tests run it. */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+
+const BIN = join(__dirname, "..", "..", "dist", "cli", "main.js");
+
+/** What a run of the command gave. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the compiled command in `cwd` with only the variables it reads set, `input` on stdin. */
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  options: { input?: string; cwd?: string } = {},
+): Promise<CliRun> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));
+  child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
+  child.stdin.end(options.input ?? "");
+  const [code] = (await once(child, "close")) as [number | null];
+  return { code, stdout, stderr };
+}
