@@ -4,7 +4,17 @@
  * only, with the catalog's rules, no I/O: the `HandlerSet` component and `notification-handlers
  * validate` both check with it, so a file that validates is one the component takes.
  */
-import { Document, isMap, isScalar, LineCounter, type Node, parseDocument, type Scalar } from "yaml";
+import {
+  Document,
+  isMap,
+  isScalar,
+  LineCounter,
+  type Node,
+  parseDocument,
+  type Scalar,
+  visit,
+  type YAMLError,
+} from "yaml";
 
 import {
   type HandlerType,
@@ -68,8 +78,8 @@ export interface SetSource {
 /** A resource key: what the engine takes as a resource name and a reader takes for a word. */
 export const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 export const KEY_RULE = "must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit";
-/** A stack config key, `name` or `namespace:name`. */
-export const CONFIG_KEY = /^([A-Za-z0-9_.-]+:)?[A-Za-z0-9_.-]+$/;
+/** A stack config key, `name` or `namespace:name` (a namespace is a project or package name). */
+export const CONFIG_KEY = /^([A-Za-z][A-Za-z0-9_.-]*:)?[A-Za-z0-9_.-]+$/;
 const SECRET_RULE = "must be { secret: <stack config key> }";
 /** The entry properties besides the type's fields. */
 export const COMMON = ["type", "name", "isEnabled", "adopt", "was"] as const;
@@ -92,11 +102,19 @@ export function readSetFiles(sources: readonly SetSource[]): SetReading {
   const reader = new SetReader();
   for (const source of sources) {
     const lines = new LineCounter();
-    const doc = parseDocument(source.text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+    const text = source.text.startsWith("\uFEFF") ? source.text.slice(1) : source.text;
+    const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
     const at = (offset: number | undefined): SetLocation =>
       offset === undefined ? { file: source.file } : locationIn(source.file, lines, offset);
-    if (doc.errors.length > 0) {
-      for (const error of doc.errors) reader.problem(at(error.pos[0]), "", error.message);
+    const trouble = [...doc.errors, ...doc.warnings].map((e) => ({ at: e.pos[0], rule: syntaxRule(e) }));
+    // Aliases would let one entry's values stand for another's unseen; each handler is written out.
+    visit(doc, {
+      Alias(_, alias) {
+        trouble.push({ at: alias.range?.[0] ?? 0, rule: ALIAS_RULE });
+      },
+    });
+    if (trouble.length > 0) {
+      for (const { at: offset, rule } of trouble) reader.problem(at(offset), "", rule);
       continue;
     }
     reader.readDocument(doc.contents, (node) => at(node?.range?.[0]));
@@ -107,8 +125,17 @@ export function readSetFiles(sources: readonly SetSource[]): SetReading {
 /** Checks a set given as data (`{ handlers }`); problems name `label` instead of a file. */
 export function readSetData(handlers: unknown, label: string): SetReading {
   const reader = new SetReader();
-  reader.readDocument(new Document(handlers).contents, () => ({ file: label }));
+  const doc = new Document(handlers, { aliasDuplicateObjects: false });
+  reader.readDocument(doc.contents, () => ({ file: label }));
   return reader.finish();
+}
+
+const ALIAS_RULE = "anchors and aliases (&name, *name) are not supported: write each handler out in full";
+
+/** A YAML error in the reader's words where the library's would puzzle. */
+function syntaxRule(error: YAMLError): string {
+  if (error.code === "MULTIPLE_DOCS") return "must hold one YAML document (no --- between handlers)";
+  return error.message;
 }
 
 function locationIn(file: string, lines: LineCounter, offset: number): SetLocation {
@@ -134,10 +161,10 @@ class SetReader {
     }
     for (const pair of contents.items) {
       const keyNode = pair.key as Node | null;
-      const key = isScalar(keyNode) ? String(keyNode.value) : "";
+      const key = scalarText(keyNode);
       const where = at(keyNode);
-      if (!isScalar(keyNode) || !KEY.test(key)) {
-        this.problem(where, key, `a resource key ${KEY_RULE}`);
+      if (key === undefined || !KEY.test(key)) {
+        this.problem(where, spelling(keyNode), `a resource key ${KEY_RULE}`);
         continue;
       }
       const earlier = this.keys.get(key);
@@ -162,17 +189,16 @@ class SetReader {
       this.problem(valueAt, key, "must be a mapping: type, name and the type's fields");
       return undefined;
     }
+    const before = this.problems.length;
     const written = new Map<string, { node: Node | null; at: SetLocation }>();
     for (const pair of value.items) {
       const keyNode = pair.key as Node | null;
       const node = pair.value as Node | null;
       const keyAt = at(keyNode);
-      written.set(isScalar(keyNode) ? String(keyNode.value) : "", {
-        node,
-        at: node === null ? keyAt : at(node),
-      });
+      const field = scalarText(keyNode) ?? spelling(keyNode);
+      if (written.has(field)) this.problem(keyAt, `${key}.${field}`, "is written twice");
+      else written.set(field, { node, at: node === null ? keyAt : at(node) });
     }
-    const before = this.problems.length;
     const fail = (field: string, at: SetLocation, rule: string): void =>
       this.problem(at, `${key}.${field}`, rule);
 
@@ -284,6 +310,13 @@ function scalarText(node: Node | null | undefined): string | undefined {
   return undefined;
 }
 
+/** How a node was written, for naming it in a problem. */
+function spelling(node: Node | null | undefined): string {
+  if (!isScalar(node)) return "";
+  const scalar = node as Scalar & { source?: string };
+  return scalar.source ?? String(scalar.value);
+}
+
 function secretReference(node: Node): SecretReference | undefined {
   if (!isMap(node) || node.items.length !== 1) return undefined;
   const [pair] = node.items;
@@ -294,6 +327,7 @@ function secretReference(node: Node): SecretReference | undefined {
 
 function unknownFieldRule(field: string, type: HandlerType | undefined): string {
   if (SET_OPTIONS.has(field)) return "applies to the whole set: pass it to HandlerSet";
+  if (field === "<<") return "merge keys are not supported: write each handler out in full";
   const property = fieldByProperty(field);
   if (property !== undefined)
     return `belongs to type ${typeOfField(property.field)}, not ${type ?? "this one"}`;

@@ -9,7 +9,15 @@ import { resolve } from "node:path";
 
 import * as pulumi from "@pulumi/pulumi";
 
-import { formatProblem, readSetData, readSetFiles, type SetEntry, type SetProblem } from "./handler-set-file";
+import { fieldByProperty, fieldViolation } from "../sdk/catalog";
+import {
+  formatProblem,
+  readSetData,
+  readSetFiles,
+  type SetEntry,
+  type SetProblem,
+  type SetSource,
+} from "./handler-set-file";
 import type { UpdateStrategy } from "./inputs";
 import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "./resource";
 
@@ -85,40 +93,55 @@ function checkedEntries(args: HandlerSetArgs): SetEntry[] {
     );
   }
   const problems: SetProblem[] = [];
+  const sources: SetSource[] = [];
   const files = new Set<string>();
   for (const pattern of args.files ?? []) {
     const matched = globSync(pattern).sort();
     if (matched.length === 0) problems.push({ file: pattern, path: "", rule: "no file matches" });
-    for (const file of matched) files.add(file);
+    for (const file of matched) {
+      if (files.has(file)) continue;
+      files.add(file);
+      try {
+        sources.push({ file, text: readFileSync(resolve(file), "utf8") });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        problems.push({ file, path: "", rule: `cannot be read (${code})` });
+      }
+    }
   }
   const reading =
-    args.handlers !== undefined
-      ? readSetData(args.handlers, "handlers")
-      : readSetFiles([...files].map((file) => ({ file, text: readFileSync(resolve(file), "utf8") })));
+    args.handlers !== undefined ? readSetData(args.handlers, "handlers") : readSetFiles(sources);
   problems.push(...reading.problems);
   if (problems.length > 0) throw new HandlerSetError(problems);
   return reading.entries;
 }
 
-/** Every secret the entries reference, read from the stack's config; a key not set is a problem. */
+/**
+ * Every secret the entries reference, read from the stack's config and checked with the field's
+ * rule: a key not set, or a value the rule refuses, is a problem of the entry's line. Neither the
+ * value nor the key is repeated in a message (a key written by mistake may be the secret itself).
+ */
 function readSecrets(entries: readonly SetEntry[]): Map<string, pulumi.Output<string>> {
   const secrets = new Map<string, pulumi.Output<string>>();
   const problems: SetProblem[] = [];
   for (const entry of entries) {
     for (const [property, value] of Object.entries(entry.fields)) {
-      if (typeof value === "string" || secrets.has(value.secret)) continue;
-      const colon = value.secret.indexOf(":");
-      const config = colon < 0 ? new pulumi.Config() : new pulumi.Config(value.secret.slice(0, colon));
-      const secret = config.getSecret(value.secret.slice(colon + 1));
-      if (secret === undefined) {
-        problems.push({
-          ...(entry.fieldsAt[property] ?? entry.at),
-          path: `${entry.key}.${property}`,
-          rule: `the stack's config has no "${value.secret}": set it with \`pulumi config set --secret ${value.secret} ...\``,
-        });
-      } else {
-        secrets.set(value.secret, secret);
+      if (typeof value === "string") continue;
+      const fail = (rule: string): void => {
+        problems.push({ ...(entry.fieldsAt[property] ?? entry.at), path: `${entry.key}.${property}`, rule });
+      };
+      const key = value.secret.includes(":") ? value.secret : `${pulumi.getProject()}:${value.secret}`;
+      const configured = pulumi.runtime.getConfig(key);
+      if (configured === undefined) {
+        fail(
+          "the stack's config has no value for its secret key: set it with " +
+            "`pulumi config set --secret <key> ...`",
+        );
+        continue;
       }
+      const violation = fieldViolation(fieldByProperty(property)!, configured);
+      if (violation !== undefined) fail(`the value in the stack's config ${violation}`);
+      else secrets.set(value.secret, pulumi.secret(configured));
     }
   }
   if (problems.length > 0) throw new HandlerSetError(problems);

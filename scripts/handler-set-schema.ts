@@ -8,11 +8,13 @@ import { join } from "node:path";
 
 import { type COMMON, CONFIG_KEY, KEY } from "../provider/handler-set-file";
 import {
+  type FieldRule,
   type FieldSpec,
   HANDLER_TYPES,
   HANDLER_TYPE_NAMES,
   NAME_MAX_LENGTH,
   RULE_DESCRIPTIONS,
+  RULE_PATTERNS,
   fieldsOf,
 } from "../sdk/catalog";
 
@@ -24,27 +26,40 @@ const TEXT = { type: ["string", "number"] };
 
 const COMMON_PROPERTIES: Record<(typeof COMMON)[number], object> = {
   type: { description: "The handler type; changing it replaces the handler.", enum: HANDLER_TYPE_NAMES },
-  name: { ...TEXT, description: `Display name, 1 to ${NAME_MAX_LENGTH} characters; defaults to the key.` },
+  name: {
+    ...TEXT,
+    minLength: 1,
+    maxLength: NAME_MAX_LENGTH,
+    description: `Display name, 1 to ${NAME_MAX_LENGTH} characters; defaults to the key.`,
+  },
   isEnabled: { type: "boolean", description: "Whether the handler is enabled (default true)." },
   adopt: {
     description:
       "Take over an existing handler: true takes the one of the same name and type, a number that id.",
     anyOf: [{ type: "boolean" }, { type: "integer", minimum: 1 }],
   },
-  was: { type: "string", pattern: KEY.source, description: "The key this handler had before a rename." },
+  was: { ...TEXT, pattern: KEY.source, description: "The key this handler had before a rename." },
+};
+
+const URL_PATTERNS: Partial<Record<FieldRule, string>> = {
+  "http-url": "^https?://",
+  "https-url": "^https://",
 };
 
 function fieldSchema(spec: FieldSpec): object {
   const description = `${spec.label}: ${RULE_DESCRIPTIONS[spec.rule]}`;
   if (spec.secret) {
+    // In draft-07 a $ref's siblings are ignored: the description sits beside an allOf.
     return {
-      $ref: "#/definitions/secret",
       description: `${description}. A secret: { secret: <stack config key> }.`,
+      allOf: [{ $ref: "#/definitions/secret" }],
     };
   }
+  const pattern = RULE_PATTERNS[spec.rule]?.source ?? URL_PATTERNS[spec.rule];
+  const text = { ...TEXT, minLength: 1, maxLength: spec.maxLength, ...(pattern && { pattern }) };
   return {
     description: `${description}; or { secret: <stack config key> }.`,
-    anyOf: [{ ...TEXT, minLength: 1, maxLength: spec.maxLength }, { $ref: "#/definitions/secret" }],
+    anyOf: [text, { $ref: "#/definitions/secret" }],
   };
 }
 
@@ -62,7 +77,7 @@ export function handlerSetSchema(): object {
         type: "object",
         properties: {
           secret: {
-            type: "string",
+            ...TEXT,
             pattern: CONFIG_KEY.source,
             description: "A stack config key set with --secret.",
           },

@@ -148,6 +148,14 @@ const TELEGRAM_TOKEN = /^\d+:[A-Za-z0-9_-]+$/;
 const TELEGRAM_CHAT_ID = /^(-?\d+|@[A-Za-z0-9_]+)$/;
 const PHONE = /^\+\d{7,15}$/;
 
+/** The rules a regular expression decides, for the handler-set schema (URLs are parsed, not matched). */
+export const RULE_PATTERNS: Partial<Record<FieldRule, RegExp>> = {
+  email: EMAIL,
+  "telegram-token": TELEGRAM_TOKEN,
+  "telegram-chat-id": TELEGRAM_CHAT_ID,
+  phone: PHONE,
+};
+
 /** What each rule demands, worded for error messages. */
 export const RULE_DESCRIPTIONS: Record<FieldRule, string> = {
   email: "must be an email address",

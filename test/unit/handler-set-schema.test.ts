@@ -39,6 +39,8 @@ const BAD = {
   "a bad key": "bad key!:\n  type: internal_notification\n",
   "a bad adopt": "ops:\n  type: internal_notification\n  adopt: -1\n",
   "a bad secret reference": "hook:\n  type: slack\n  slack: { secret: s, value: x }\n",
+  "a bad phone number": "pager:\n  type: twilio\n  twilio: 555-0100\n",
+  "a name too long": `ops:\n  type: internal_notification\n  name: ${"n".repeat(129)}\n`,
 };
 
 describe("the handler-set schema", () => {

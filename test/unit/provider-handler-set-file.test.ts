@@ -148,14 +148,42 @@ describe("reading a handler set", () => {
   });
 
   it("reports syntax errors and duplicate keys of one file with their position", () => {
-    expect(problemsOf(["a.yaml", "a:\n  type: email\na:\n  type: email\n"])).toEqual([
-      "a.yaml:3:1: Map keys must be unique",
+    const entry = "  type: internal_notification\n";
+    expect(problemsOf(["a.yaml", `a:\n${entry}a:\n${entry}`])).toEqual([
+      "a.yaml:3:1: a: is defined twice (also at a.yaml:1:1)",
+    ]);
+    expect(problemsOf(["a.yaml", "a:\n  type: internal_notification\n  name: x\n  name: y\n"])).toEqual([
+      "a.yaml:4:3: a.name: is written twice",
     ]);
     expect(problemsOf(["a.yaml", "a: [1\n"])[0]).toMatch(/^a\.yaml:\d+:\d+: /);
+    expect(problemsOf(["a.yaml", "a:\n  type: email\n---\nb:\n  type: email\n"])).toEqual([
+      "a.yaml:3:1: must hold one YAML document (no --- between handlers)",
+    ]);
     expect(problemsOf(["a.yaml", "- a\n- b\n"])).toEqual([
       "a.yaml:1:1: must be a mapping of resource keys to handlers",
     ]);
     expect(problemsOf(["a.yaml", "a: email\n"])).toEqual([
+      "a.yaml:1:4: a: must be a mapping: type, name and the type's fields",
+    ]);
+  });
+
+  it("refuses aliases and merge keys, and keeps a key as it is spelled", () => {
+    const aliased = "a: &x\n  type: internal_notification\nb: *x\n";
+    expect(problemsOf(["a.yaml", aliased])).toEqual([
+      "a.yaml:3:4: anchors and aliases (&name, *name) are not supported: write each handler out in full",
+    ]);
+    expect(problemsOf(["a.yaml", "a:\n  <<: { type: email }\n  type: internal_notification\n"])).toEqual([
+      "a.yaml:2:7: a.<<: merge keys are not supported: write each handler out in full",
+    ]);
+    const { entries } = readSetFiles([{ file: "a.yaml", text: "0x10:\n  type: internal_notification\n" }]);
+    expect(entries.map((e) => e.key)).toEqual(["0x10"]);
+    expect(problemsOf(["a.yaml", "null:\n  type: internal_notification\n"])).toEqual([
+      "a.yaml:1:1: null: a resource key must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit",
+    ]);
+  });
+
+  it("counts columns from the text, not from a byte-order mark", () => {
+    expect(problemsOf(["a.yaml", "\uFEFFa: email\n"])).toEqual([
       "a.yaml:1:4: a: must be a mapping: type, name and the type's fields",
     ]);
   });
@@ -171,5 +199,10 @@ describe("reading a handler set", () => {
     expect(readSetData({ ops: { type: "email", email: "ops@example.com" } }, "handlers").entries).toEqual([
       expect.objectContaining({ key: "ops", fields: { email: "ops@example.com" } }),
     ]);
+    // One object used twice is two values, not an alias.
+    const hook = { secret: "hook" };
+    const shared = readSetData({ a: { type: "slack", slack: hook }, b: { type: "slack", slack: hook } }, "h");
+    expect(shared.problems).toEqual([]);
+    expect(shared.entries.map((e) => e.fields.slack)).toEqual([hook, hook]);
   });
 });

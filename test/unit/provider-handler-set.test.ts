@@ -29,14 +29,17 @@ beforeAll(async () => {
     "project",
     "stack",
   );
-  pulumi.runtime.setAllConfig({ "project:slackHook": WEBHOOK, "team:hook": WEBHOOK }, [
-    "project:slackHook",
-    "team:hook",
-  ]);
+  pulumi.runtime.setAllConfig(
+    { "project:slackHook": WEBHOOK, "team:hook": WEBHOOK, "project:badHook": "not-a-url-SECRET" },
+    ["project:slackHook", "team:hook", "project:badHook"],
+  );
   folder = await mkdtemp(join(tmpdir(), "handler-set-"));
   await writeFile(join(folder, "a.yaml"), "ops:\n  type: email\n  email: ops@example.com\n");
   await writeFile(join(folder, "b.yaml"), "hook:\n  type: slack\n  slack: { secret: team:hook }\n");
-  await writeFile(join(folder, "missing.yaml"), "other:\n  type: slack\n  slack: { secret: notSet }\n");
+  await writeFile(
+    join(folder, "missing.yaml"),
+    "other:\n  type: slack\n  slack: { secret: notSet }\nbad:\n  type: slack\n  slack: { secret: badHook }\n",
+  );
 });
 
 afterAll(async () => {
@@ -90,10 +93,13 @@ describe("HandlerSet", () => {
       }
       throw new Error("the set was taken");
     };
-    expect(problems({ files: [join(folder, "missing.yaml")] })).toEqual([
-      "the handler set has 1 problem; nothing was changed:",
-      `${join(folder, "missing.yaml")}:3:10: other.slack: the stack's config has no "notSet": set it with \`pulumi config set --secret notSet ...\``,
+    const configProblems = problems({ files: [join(folder, "missing.yaml")] });
+    expect(configProblems).toEqual([
+      "the handler set has 2 problems; nothing was changed:",
+      `${join(folder, "missing.yaml")}:3:10: other.slack: the stack's config has no value for its secret key: set it with \`pulumi config set --secret <key> ...\``,
+      `${join(folder, "missing.yaml")}:6:10: bad.slack: the value in the stack's config must be an absolute https URL`,
     ]);
+    expect(configProblems.join("\n")).not.toContain("SECRET");
     expect(problems({ files: [join(folder, "none-*.yaml")] })).toEqual([
       "the handler set has 1 problem; nothing was changed:",
       `${join(folder, "none-*.yaml")}: no file matches`,
