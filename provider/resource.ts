@@ -204,12 +204,21 @@ export class NotificationHandler extends pulumi.CustomResource {
       if (!(output in props)) props[output] = undefined;
     }
     props[PROVIDER_KEY] = PROVIDER_SOURCE;
-    super(
-      NotificationHandler.__pulumiType,
-      name,
-      props,
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_INPUTS] }),
-    );
+    // The SDK captures a stack trace for each promise of a registration, for its report of leaked
+    // promises; under ts-node every trace is source-mapped frame by frame, which cost more than the
+    // rest of the registration. They are left empty here; the limit is back before anything else runs.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(
+        NotificationHandler.__pulumiType,
+        name,
+        props,
+        pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_INPUTS] }),
+      );
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     if (own !== ALL_FIELDS) absentFields(this, own);
   }
 
