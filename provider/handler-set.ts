@@ -4,12 +4,13 @@
  * found in the stack's config, before the component is registered: a set with a problem changes
  * nothing.
  */
-import { globSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
 import * as pulumi from "@pulumi/pulumi";
 
 import { fieldByProperty, fieldViolation } from "../sdk/catalog";
+import { matchFiles } from "./file-patterns";
 import {
   formatProblem,
   readSetData,
@@ -96,7 +97,7 @@ function checkedEntries(args: HandlerSetArgs): SetEntry[] {
   const sources: SetSource[] = [];
   const files = new Set<string>();
   for (const pattern of args.files ?? []) {
-    const matched = globSync(pattern).sort();
+    const matched = matchFiles(pattern, process.cwd());
     if (matched.length === 0) problems.push({ file: pattern, path: "", rule: "no file matches" });
     for (const file of matched) {
       if (files.has(file)) continue;
