@@ -27,6 +27,14 @@ const handler = (
   datetime: "2026-11-23 10:00:00",
 });
 
+/** What the files say beyond the plan, for an account on the reference server. */
+const PROJECT = {
+  project: "acct",
+  baseUrl: "https://status.example.com",
+  packageSpec: "^0.1.0",
+  updateStrategy: chooseUpdateStrategy(undefined, "reference"),
+};
+
 const SLACK = "https://hooks.slack.com/services/T000/B000/SECRET1";
 const X = {
   x_consumer_key: "ck-SECRET2",
@@ -99,12 +107,7 @@ describe("planExport", () => {
       ["x-bot.xAccessTokenSecret", 2],
       ["telegram.telegram", 3],
     ]);
-    const files = renderProject(plan, {
-      project: "acct",
-      baseUrl: "https://status.example.com",
-      packageSpec: "^0.1.0",
-      updateStrategy: chooseUpdateStrategy(undefined, "reference"),
-    });
+    const files = renderProject(plan, PROJECT);
     const all = Object.values(files).join("\n");
     for (const secret of [SLACK, ...Object.values(X), "123:SECRET6"]) expect(all).not.toContain(secret);
     expect(files["index.ts"]).toContain('slack: config.requireSecret("team-slack.slack"),');
@@ -122,13 +125,7 @@ describe("planExport", () => {
       handler(6, "email", "- yes", { email: "ops@example.com" }),
     ];
     const plan = planExport(live);
-    const files = renderProject(plan, {
-      format: "yaml",
-      project: "acct",
-      baseUrl: "https://status.example.com",
-      packageSpec: "^0.1.0",
-      updateStrategy: chooseUpdateStrategy(undefined, "reference"),
-    });
+    const files = renderProject(plan, { ...PROJECT, format: "yaml" });
     const all = Object.values(files).join("\n");
     for (const secret of [SLACK, ...Object.values(X), "123:SECRET6"]) expect(all).not.toContain(secret);
     const yaml = files["handlers.yaml"]!;
@@ -166,12 +163,7 @@ describe("planExport", () => {
     ]);
     expect(plan.skipped[0]!.reason).toContain("no type");
     expect(plan.skipped[1]!.reason).toBe('its type "pager_duty" is not one this package knows');
-    const files = renderProject(plan, {
-      project: "acct",
-      baseUrl: "https://status.example.com",
-      packageSpec: "^0.1.0",
-      updateStrategy: chooseUpdateStrategy(undefined, "reference"),
-    });
+    const files = renderProject(plan, PROJECT);
     expect(files["README.md"]).toContain("## Not exported");
     expect(files["index.ts"]).not.toContain("pulumi.Config");
   });
