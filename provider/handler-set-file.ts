@@ -4,17 +4,8 @@
  * only, with the catalog's rules, no I/O: the `HandlerSet` component and `notification-handlers
  * validate` both check with it, so a file that validates is one the component takes.
  */
-import {
-  Document,
-  isMap,
-  isScalar,
-  LineCounter,
-  type Node,
-  parseDocument,
-  type Scalar,
-  visit,
-  type YAMLError,
-} from "yaml";
+import type * as Yaml from "yaml";
+import type { Node, Scalar, YAMLError } from "yaml";
 
 import {
   type HandlerType,
@@ -27,6 +18,16 @@ import {
   nameViolation,
   typeOfField,
 } from "../sdk/catalog";
+
+/**
+ * The YAML library, loaded on first use: a program that imports the package for
+ * `NotificationHandler` alone does not pay for it at start.
+ */
+let loadedYaml: typeof Yaml | undefined;
+function yaml(): typeof Yaml {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (loadedYaml ??= require("yaml") as typeof Yaml);
+}
 
 /** Where something is: a file, and a line and column in it (1-based; absent for a set given as data). */
 export interface SetLocation {
@@ -101,14 +102,14 @@ export function formatProblem(problem: SetProblem): string {
 export function readSetFiles(sources: readonly SetSource[]): SetReading {
   const reader = new SetReader();
   for (const source of sources) {
-    const lines = new LineCounter();
+    const lines = new (yaml().LineCounter)();
     const text = source.text.startsWith("\uFEFF") ? source.text.slice(1) : source.text;
-    const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
+    const doc = yaml().parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
     const at = (offset: number | undefined): SetLocation =>
       offset === undefined ? { file: source.file } : locationIn(source.file, lines, offset);
     const trouble = [...doc.errors, ...doc.warnings].map((e) => ({ at: e.pos[0], rule: syntaxRule(e) }));
     // Aliases would let one entry's values stand for another's unseen; each handler is written out.
-    visit(doc, {
+    yaml().visit(doc, {
       Alias(_, alias) {
         trouble.push({ at: alias.range?.[0] ?? 0, rule: ALIAS_RULE });
       },
@@ -125,7 +126,7 @@ export function readSetFiles(sources: readonly SetSource[]): SetReading {
 /** Checks a set given as data (`{ handlers }`); problems name `label` instead of a file. */
 export function readSetData(handlers: unknown, label: string): SetReading {
   const reader = new SetReader();
-  const doc = new Document(handlers, { aliasDuplicateObjects: false });
+  const doc = new (yaml().Document)(handlers, { aliasDuplicateObjects: false });
   reader.readDocument(doc.contents, () => ({ file: label }));
   return reader.finish();
 }
@@ -138,7 +139,7 @@ function syntaxRule(error: YAMLError): string {
   return error.message;
 }
 
-function locationIn(file: string, lines: LineCounter, offset: number): SetLocation {
+function locationIn(file: string, lines: Yaml.LineCounter, offset: number): SetLocation {
   const { line, col } = lines.linePos(offset);
   return { file, line, column: col };
 }
@@ -155,7 +156,7 @@ class SetReader {
 
   readDocument(contents: unknown, at: (node: Node | null | undefined) => SetLocation): void {
     if (contents === null || contents === undefined) return; // an empty file holds no handlers
-    if (!isMap(contents)) {
+    if (!yaml().isMap(contents)) {
       this.problem(at(contents as Node), "", "must be a mapping of resource keys to handlers");
       return;
     }
@@ -184,7 +185,7 @@ class SetReader {
     value: Node | null,
     at: (node: Node | null | undefined) => SetLocation,
   ): SetEntry | undefined {
-    if (!isMap(value)) {
+    if (!yaml().isMap(value)) {
       const valueAt = value === null ? where : at(value);
       this.problem(valueAt, key, "must be a mapping: type, name and the type's fields");
       return undefined;
@@ -224,11 +225,11 @@ class SetReader {
         else if (nameViolation(name) !== undefined) failHere(nameViolation(name)!);
         else common.name = name;
       } else if (field === "isEnabled") {
-        const enabled = isScalar(node) ? node.value : undefined;
+        const enabled = yaml().isScalar(node) ? node.value : undefined;
         if (typeof enabled === "boolean") common.isEnabled = enabled;
         else failHere("must be true or false");
       } else if (field === "adopt") {
-        const adopt = isScalar(node) ? node.value : undefined;
+        const adopt = yaml().isScalar(node) ? node.value : undefined;
         if (
           typeof adopt === "boolean" ||
           (typeof adopt === "number" && Number.isSafeInteger(adopt) && adopt > 0)
@@ -245,7 +246,7 @@ class SetReader {
         else common.was = was;
       } else if (own.has(field)) {
         const spec = fieldByProperty(field)!;
-        if (isMap(node)) {
+        if (yaml().isMap(node)) {
           const reference = secretReference(node);
           if (reference === undefined) failHere(SECRET_RULE);
           else fields[field] = reference;
@@ -303,7 +304,7 @@ class SetReader {
  * stay the strings written instead of becoming numbers; `true`, `null` and the like are refused.
  */
 function scalarText(node: Node | null | undefined): string | undefined {
-  if (!isScalar(node)) return undefined;
+  if (!yaml().isScalar(node)) return undefined;
   const scalar = node as Scalar & { source?: string };
   if (typeof scalar.value === "string") return scalar.value;
   if (typeof scalar.value === "number") return scalar.source ?? String(scalar.value);
@@ -312,15 +313,15 @@ function scalarText(node: Node | null | undefined): string | undefined {
 
 /** How a node was written, for naming it in a problem. */
 function spelling(node: Node | null | undefined): string {
-  if (!isScalar(node)) return "";
+  if (!yaml().isScalar(node)) return "";
   const scalar = node as Scalar & { source?: string };
   return scalar.source ?? String(scalar.value);
 }
 
 function secretReference(node: Node): SecretReference | undefined {
-  if (!isMap(node) || node.items.length !== 1) return undefined;
+  if (!yaml().isMap(node) || node.items.length !== 1) return undefined;
   const [pair] = node.items;
-  if (!isScalar(pair!.key) || pair!.key.value !== "secret") return undefined;
+  if (!yaml().isScalar(pair!.key) || pair!.key.value !== "secret") return undefined;
   const key = scalarText(pair!.value as Node);
   return key !== undefined && CONFIG_KEY.test(key) ? { secret: key } : undefined;
 }
