@@ -46,7 +46,7 @@ async function main(args: string[], io: CliIo): Promise<number> {
       case "summary":
         return await summaryCommand(rest, io);
       case "validate":
-        return await validateCommand(rest, io);
+        return validateCommand(rest, io);
       case "version":
       case "--version":
         io.stdout.write(`${packageVersion()}\n`);

@@ -2,11 +2,10 @@
  * `notification-handlers validate FILE...`: checks handler-set files offline, with the rules the
  * `HandlerSet` component applies, and prints every problem as `FILE:LINE:COLUMN: key.field: rule`.
  */
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 
-import { formatProblem, readSetFiles, type SetProblem, type SetSource } from "../provider/handler-set-file";
+import { formatProblem, readSetFiles } from "../provider/handler-set-file";
+import { readSetSources } from "../provider/handler-set-files";
 import { type CliIo, UsageError } from "./io";
 
 export const VALIDATE_USAGE = `Usage:
@@ -17,8 +16,8 @@ export const VALIDATE_USAGE = `Usage:
   problem as FILE:LINE:COLUMN: key.field: rule. Exits 0 when there is none, 1 when there are
   problems, 2 on bad usage.`;
 
-/** Runs `validate` with its arguments; resolves to the exit code. */
-export async function validateCommand(args: string[], io: CliIo): Promise<number> {
+/** Runs `validate` with its arguments; returns the exit code. */
+export function validateCommand(args: string[], io: CliIo): number {
   const { values, positionals } = parseArgs({
     args,
     options: { help: { type: "boolean", short: "h" } },
@@ -31,17 +30,7 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
   }
   if (positionals.length === 0) throw new UsageError("name the files to check");
 
-  const sources: SetSource[] = [];
-  const unreadable: SetProblem[] = [];
-  for (const file of positionals) {
-    try {
-      sources.push({ file, text: await readFile(resolve(io.cwd, file), "utf8") });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const rule = code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(error)})`;
-      unreadable.push({ file, path: "", rule });
-    }
-  }
+  const { sources, problems: unreadable } = readSetSources(positionals, io.cwd);
   const reading = readSetFiles(sources);
   const problems = [...unreadable, ...reading.problems];
   for (const problem of problems) io.stdout.write(`${formatProblem(problem)}\n`);

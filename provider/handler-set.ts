@@ -4,21 +4,11 @@
  * found in the stack's config, before the component is registered: a set with a problem changes
  * nothing.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-
 import * as pulumi from "@pulumi/pulumi";
 
 import { fieldByProperty, fieldViolation } from "../sdk/catalog";
-import { matchFiles } from "./file-patterns";
-import {
-  formatProblem,
-  readSetData,
-  readSetFiles,
-  type SetEntry,
-  type SetProblem,
-  type SetSource,
-} from "./handler-set-file";
+import { matchFiles, readSetSources } from "./handler-set-files";
+import { formatProblem, readSetData, readSetFiles, type SetEntry, type SetProblem } from "./handler-set-file";
 import type { UpdateStrategy } from "./inputs";
 import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "./resource";
 
@@ -58,7 +48,7 @@ export class HandlerSet extends pulumi.ComponentResource {
 
   constructor(name: string, args: HandlerSetArgs, opts?: pulumi.ComponentResourceOptions) {
     const entries = checkedEntries(args);
-    const config = readSecrets(entries);
+    const secrets = readSecrets(entries);
     super(HANDLER_SET_TYPE, name, {}, opts);
     const handlers: Record<string, NotificationHandler> = {};
     for (const entry of entries) {
@@ -72,7 +62,7 @@ export class HandlerSet extends pulumi.ComponentResource {
         ...Object.fromEntries(
           Object.entries(entry.fields).map(([property, value]) => [
             property,
-            typeof value === "string" ? value : config.get(value.secret)!,
+            typeof value === "string" ? value : secrets.get(value.secret)!,
           ]),
         ),
       } as NotificationHandlerArgs;
@@ -94,22 +84,14 @@ function checkedEntries(args: HandlerSetArgs): SetEntry[] {
     );
   }
   const problems: SetProblem[] = [];
-  const sources: SetSource[] = [];
   const files = new Set<string>();
   for (const pattern of args.files ?? []) {
     const matched = matchFiles(pattern, process.cwd());
     if (matched.length === 0) problems.push({ file: pattern, path: "", rule: "no file matches" });
-    for (const file of matched) {
-      if (files.has(file)) continue;
-      files.add(file);
-      try {
-        sources.push({ file, text: readFileSync(resolve(file), "utf8") });
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        problems.push({ file, path: "", rule: `cannot be read (${code})` });
-      }
-    }
+    for (const file of matched) files.add(file);
   }
+  const { sources, problems: unreadable } = readSetSources(files, process.cwd());
+  problems.push(...unreadable);
   const reading =
     args.handlers !== undefined ? readSetData(args.handlers, "handlers") : readSetFiles(sources);
   problems.push(...reading.problems);

@@ -1,11 +1,15 @@
 /**
- * File patterns as a handler set names its files: paths relative to a folder, where a segment may
+ * A handler set's files on disk: the patterns that name them, and reading them.
+ *
+ * Patterns are paths relative to a folder, where a segment may
  * hold `*` (any characters but `/`), `?` (one character) and `[...]` (one of a class), and a segment
  * `**` stands for any number of folders. Small and synchronous on purpose: Node's own `fs.globSync`
  * warns that it is experimental on the Node.js 22 releases this package supports.
  */
-import { type Dirent, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { type Dirent, readFileSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+import type { SetProblem, SetSource } from "./handler-set-file";
 
 const MAGIC = /[*?[]/;
 
@@ -43,6 +47,25 @@ function walk(cwd: string, prefix: string, rest: readonly string[], found: Set<s
       if (matcher.test(entry.name)) walk(cwd, at(entry.name), after, found);
     }
   }
+}
+
+/** Reads `files` (relative to `cwd`); one that cannot be read is a problem naming it and why. */
+export function readSetSources(
+  files: Iterable<string>,
+  cwd: string,
+): { sources: SetSource[]; problems: SetProblem[] } {
+  const sources: SetSource[] = [];
+  const problems: SetProblem[] = [];
+  for (const file of files) {
+    try {
+      sources.push({ file, text: readFileSync(resolve(cwd, file), "utf8") });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const rule = code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(error)})`;
+      problems.push({ file, path: "", rule });
+    }
+  }
+  return { sources, problems };
 }
 
 /** One segment's pattern as a regular expression over a file name. */
