@@ -12,7 +12,14 @@ export const CONFIG_KEYS = {
   apiKey: "notification-handlers:apiKey",
   updateStrategy: "notification-handlers:updateStrategy",
   requestTimeoutMs: "notification-handlers:requestTimeoutMs",
+  maxRetries: "notification-handlers:maxRetries",
 } as const;
+
+/** The environment variable behind `notification-handlers:maxRetries`. */
+export const MAX_RETRIES_ENV = "NOTIFICATION_HANDLERS_MAX_RETRIES";
+
+/** Retries of each request by default: enough to ride out a flaky server (a fifth of requests failing). */
+export const DEFAULT_MAX_RETRIES = 6;
 
 /** What the provider is configured with; the connection may still be missing. */
 export interface ProviderSettings {
@@ -21,6 +28,8 @@ export interface ProviderSettings {
   updateStrategy: UpdateStrategy;
   /** Timeout of one request attempt, in milliseconds; the client's default (30 s) when undefined. */
   timeoutMs: number | undefined;
+  /** Retries of each request that may be retried, after the first attempt. */
+  maxRetries: number;
 }
 
 /** A complete connection to one site. */
@@ -43,19 +52,32 @@ export function readSettings(get: ConfigGetter): ProviderSettings {
       `${CONFIG_KEYS.updateStrategy} must be one of ${UPDATE_STRATEGIES.map((s) => `"${s}"`).join(", ")} (got ${JSON.stringify(strategy)})`,
     );
   }
-  const timeout = nonBlank(get(CONFIG_KEYS.requestTimeoutMs)) ?? nonBlank(process.env[TIMEOUT_ENV]);
-  if (timeout !== undefined && !/^[1-9]\d*$/.test(timeout.trim())) {
-    throw new Error(
-      `${CONFIG_KEYS.requestTimeoutMs} (or ${TIMEOUT_ENV}) must be a positive whole number of milliseconds ` +
-        `(got ${JSON.stringify(timeout)})`,
-    );
-  }
+  const timeout = wholeNumber(get, CONFIG_KEYS.requestTimeoutMs, TIMEOUT_ENV, 1, "milliseconds");
+  const retries = wholeNumber(get, CONFIG_KEYS.maxRetries, MAX_RETRIES_ENV, 0, "retries");
   return {
     baseUrl: nonBlank(get(CONFIG_KEYS.baseUrl)) ?? nonBlank(process.env[BASE_URL_ENV]),
     apiKey: nonBlank(get(CONFIG_KEYS.apiKey)) ?? nonBlank(process.env[API_KEY_ENV]),
     updateStrategy: (strategy as UpdateStrategy | undefined) ?? "in-place",
-    timeoutMs: timeout === undefined ? undefined : Number(timeout),
+    timeoutMs: timeout,
+    maxRetries: retries ?? DEFAULT_MAX_RETRIES,
   };
+}
+
+/** A whole-number setting of at least `min`, from its config key or else its environment variable. */
+function wholeNumber(
+  get: ConfigGetter,
+  key: string,
+  env: string,
+  min: 0 | 1,
+  unit: string,
+): number | undefined {
+  const value = nonBlank(get(key)) ?? nonBlank(process.env[env]);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min) {
+    const kind = min === 0 ? "a whole number" : "a positive whole number";
+    throw new Error(`${key} (or ${env}) must be ${kind} of ${unit} (got ${JSON.stringify(value)})`);
+  }
+  return Number(value);
 }
 
 /** The connection, or an error that says how to configure what is missing. */

@@ -15,9 +15,6 @@ import type { HandlerInputs, UpdateStrategy } from "./inputs";
 import { DEFAULT_BATCH_WINDOW_MS, DEFAULT_MAX_WAIT_MS, ReadBack } from "./read-back";
 import { CreatesInFlight } from "./recovery";
 
-/** Retries of each request: enough to ride out a flaky server (a fifth of requests failing). */
-const MAX_RETRIES = 6;
-
 /** What a {@link ProviderContext} is built with; every part has a default for the real process. */
 interface ProviderContextOptions {
   /** Builds the API of a connection (default: a `NotificationHandlersClient` with the settings' timeout). */
@@ -135,7 +132,7 @@ function clientFor(connection: Connection, settings: ProviderSettings, note: Not
   client = new NotificationHandlersClient({
     baseURL: connection.baseUrl,
     apiKey: connection.apiKey,
-    maxRetries: MAX_RETRIES,
+    maxRetries: settings.maxRetries,
     ...(settings.timeoutMs === undefined ? {} : { timeout: settings.timeoutMs }),
     logger: { info: () => notePacing(), warn: note, error: note },
   });

@@ -1,8 +1,9 @@
 /**
  * Several accounts in one stack, under the real engine, with two reference servers at once (a
  * "staging" and a "production" site): handlers on the provider's configured site and on explicit
- * connections, drift on both sites found by preview and repaired by up, a handler moved from one site
- * to the other, a rotated key, refresh, and destroy; the keys never in the state file or the output.
+ * connections, adoption and lookups through a connection, a handler moved from one site to the other,
+ * a rotated key, refresh, and destroy; the keys never in the state file or the output. Drift on both
+ * sites, found and repaired, is proved on the user's path (cli-multi-account).
  */
 import type * as PulumiModule from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -148,34 +149,6 @@ describe("one stack, two sites", () => {
     });
     expect(up.outputs.manualOnProduction?.value).toEqual(["Manual 1", "Manual 2"]);
     await stateHoldsNoSecret();
-  });
-
-  it("finds drift on both sites in preview, and a plain up repairs both", async () => {
-    await staging.edit(stagingKey, ids.opsId!, { name: "Renamed on staging" });
-    await production.edit(productionKey, ids.existingId!, { isEnabled: false });
-    await production.drop(productionKey, ids.prodOpsId!);
-
-    const preview = await s.preview();
-    expect(preview.changeSummary).toMatchObject({ update: 2, replace: 1, same: 2 });
-    const shown = s.output.at(-1) ?? "";
-    expect(shown).toContain(`handler ${ids.opsId} ("Ops") differs from the program`);
-    expect(shown).toContain('name: live "Renamed on staging", desired "Ops"');
-    expect(shown).toContain(`handler ${ids.existingId} ("Existing") differs from the program`);
-    expect(shown).toContain(`handler ${ids.prodOpsId} ("Ops") no longer exists in the API`);
-
-    const repair = await s.up();
-    expect(repair.summary.resourceChanges).toMatchObject({ update: 2, replace: 1 });
-    expect((await staging.handlers(stagingKey)).find((h) => h.id === ids.opsId)?.name).toBe("Ops");
-    const prod = await production.handlers(productionKey);
-    expect(prod.find((h) => h.id === ids.existingId)?.isEnabled).toBe(true);
-    const recreated = prod.find((h) => h.name === "Ops");
-    expect(recreated?.id).not.toBe(ids.prodOpsId);
-    ids.prodOpsId = recreated!.id;
-    expect(await names(production, productionKey)).toEqual(["Existing", "Manual 1", "Manual 2", "Ops"]);
-    expect(await names(staging, stagingKey)).toEqual(["Deploy hook", "Existing", "Ops"]);
-
-    const settled = await s.preview();
-    expect(settled.changeSummary).toEqual({ same: 5 });
   });
 
   it("moves a handler to the other site: created there, then deleted from the old one", async () => {

@@ -118,7 +118,8 @@ describe("configuration errors", () => {
     await gone.close();
     const s = await track(
       createStack({
-        config: providerConfig(url, "any-key"),
+        // One retry, not the default six: the error is the same, without 20 s of backoff.
+        config: { ...providerConfig(url, "any-key"), "notification-handlers:maxRetries": "1" },
         program: () => {
           new NotificationHandler("h", { type: "internal_notification" });
           return Promise.resolve({});
@@ -198,7 +199,7 @@ describe("a create whose read-back fails", () => {
       const { NotificationHandler } = pkg();
       const s = await track(
         createStack({
-          config: providerConfig(flaky.url, key),
+          config: { ...providerConfig(flaky.url, key), "notification-handlers:maxRetries": "1" },
           program: () => {
             const h = new NotificationHandler("h", { type: "internal_notification", name: "Inbox" });
             return Promise.resolve({ id: h.handlerId });

@@ -71,9 +71,10 @@ export async function createOfflineStack(options: OfflineStackOptions): Promise<
       },
     },
   );
-  for (const [key, value] of Object.entries(options.config ?? {})) {
-    await stack.setConfig(key, typeof value === "string" ? { value } : { value: value.secret, secret: true });
-  }
+  const config: automation.ConfigMap = {};
+  for (const [key, value] of Object.entries(options.config ?? {}))
+    config[key] = typeof value === "string" ? { value } : { value: value.secret, secret: true };
+  if (Object.keys(config).length > 0) await stack.setAllConfig(config); // one CLI call
   return {
     stack,
     stateFile: () =>

@@ -208,11 +208,13 @@ describe.each(["2025", "2026"] as const)(
     beforeAll(async () => {
       deployed = await startServer({ emulate: version });
       key = await deployed.key();
-      const answer = await deployed.call("POST", "/api/notification-handlers/", {
-        key,
-        form: { type: "slack", name: "Team Slack", slack: SLACK },
-      });
-      expect(answer.status).toBe(201);
+      for (const form of [
+        { type: "slack", name: "Team Slack", slack: SLACK },
+        { type: "email", name: "Ops", email: "ops@example.com" },
+      ]) {
+        const answer = await deployed.call("POST", "/api/notification-handlers/", { key, form });
+        expect(answer.status).toBe(201);
+      }
       scratch = await mkdtemp(join(tmpdir(), `nh-export-${version}-`));
     });
 
@@ -229,6 +231,12 @@ describe.each(["2025", "2026"] as const)(
         "Update strategy: replace, the site answered as a deployed instance (its list carries meta.total_results)",
       );
       expect(result.stderr).toContain("Pass --update-strategy in-place to choose otherwise.");
+      // Every handler once, with its settings as the version sends them (2025: a JSON string).
+      expect(result.stderr).toContain(`Exported 2 handlers to ${out}`);
+      const index = await readFile(join(out, "index.ts"), "utf8");
+      expect(index).toContain('slack: config.requireSecret("team-slack.slack"),');
+      expect(index).toContain('email: "ops@example.com",');
+      expect(index.match(/adopt: \d+,/g)).toHaveLength(2);
       expect(result.stderr).toContain(`  ${SET_REPLACE}\n`);
       expect(await runItOf(out)).toContain(`\n${SET_REPLACE}\n`);
       const seen = `${result.stdout}${result.stderr}${await readFile(join(out, "README.md"), "utf8")}`;

@@ -34,3 +34,25 @@ describe("the request timeout setting", () => {
     }
   });
 });
+
+describe("the retries setting", () => {
+  it("is 6 when neither the key nor the variable is set", () => {
+    delete process.env.NOTIFICATION_HANDLERS_MAX_RETRIES;
+    expect(readSettings(config({})).maxRetries).toBe(6);
+  });
+
+  it("comes from the stack config, else NOTIFICATION_HANDLERS_MAX_RETRIES, and may be 0", () => {
+    process.env.NOTIFICATION_HANDLERS_MAX_RETRIES = "2";
+    expect(readSettings(config({})).maxRetries).toBe(2);
+    expect(readSettings(config({ [CONFIG_KEYS.maxRetries]: "0" })).maxRetries).toBe(0);
+    delete process.env.NOTIFICATION_HANDLERS_MAX_RETRIES;
+  });
+
+  it("must be a whole number, and the error names the key and the variable", () => {
+    for (const bad of ["-1", "1.5", "three"]) {
+      expect(() => readSettings(config({ [CONFIG_KEYS.maxRetries]: bad }))).toThrow(
+        /notification-handlers:maxRetries \(or NOTIFICATION_HANDLERS_MAX_RETRIES\) must be a whole number of retries/,
+      );
+    }
+  });
+});
