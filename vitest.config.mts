@@ -42,9 +42,11 @@ const postgresProjects =
             name: "integration-postgres",
             include: POSTGRES_FILES,
             exclude: NOT_ON_POSTGRES,
-            // After the SQLite run rather than beside it: the two at once on 2 cores slow the
-            // bounded-but-heavy tests (fuzz, kill -9) of both several times over.
+            // After the SQLite run rather than beside it, one file at a time: its heavy tests (fuzz,
+            // kill -9, three instances) share one PostgreSQL server, and two at once on 2 cores slowed
+            // them several times over.
             sequence: { groupOrder: 3 },
+            maxWorkers: 1,
             globalSetup: ["test/integration/postgres-setup.ts"],
             testTimeout: 30_000, // 30 s: real servers and processes
             hookTimeout: 60_000,

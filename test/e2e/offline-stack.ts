@@ -37,6 +37,17 @@ interface OfflineStack {
   dispose(): Promise<void>;
 }
 
+/** The CLI of each bin folder, found once per test file (finding it runs `pulumi version`). */
+const commands = new Map<string, Promise<automation.PulumiCommand>>();
+function commandIn(binDir: string): Promise<automation.PulumiCommand> {
+  let command = commands.get(binDir);
+  if (command === undefined) {
+    command = automation.PulumiCommand.get({ root: dirname(binDir) });
+    commands.set(binDir, command);
+  }
+  return command;
+}
+
 /** Creates a stack whose engine runs offline. */
 export async function createOfflineStack(options: OfflineStackOptions): Promise<OfflineStack> {
   const auto = automation;
@@ -56,7 +67,7 @@ export async function createOfflineStack(options: OfflineStackOptions): Promise<
     PULUMI_SKIP_CONFIRMATIONS: "true",
     ...options.env,
   };
-  const pulumiCommand = await auto.PulumiCommand.get({ root: dirname(options.binDir) });
+  const pulumiCommand = await commandIn(options.binDir);
   const stack = await auto.LocalWorkspace.createOrSelectStack(
     { stackName, projectName: options.projectName, program: options.program },
     {
