@@ -50,7 +50,6 @@ function commandIn(binDir: string): Promise<automation.PulumiCommand> {
 
 /** Creates a stack whose engine runs offline. */
 export async function createOfflineStack(options: OfflineStackOptions): Promise<OfflineStack> {
-  const auto = automation;
   const workDir = join(options.workRoot, randomUUID());
   await mkdir(workDir, { recursive: true });
   const home = await mkdtemp(join(tmpdir(), "notification-handlers-pulumi-"));
@@ -68,7 +67,7 @@ export async function createOfflineStack(options: OfflineStackOptions): Promise<
     ...options.env,
   };
   const pulumiCommand = await commandIn(options.binDir);
-  const stack = await auto.LocalWorkspace.createOrSelectStack(
+  const stack = await automation.LocalWorkspace.createOrSelectStack(
     { stackName, projectName: options.projectName, program: options.program },
     {
       workDir,
