@@ -13,6 +13,11 @@ const reporters = process.env.CI
   ? ["default", ["json", { outputFile: "test-results/vitest.json" }]]
   : ["default"];
 
+// The test files of a worker share its loaded modules: loading them again for every file took most
+// of the unit and integration time. Not for e2e: its programs run @pulumi/pulumi's runtime in the
+// worker, and its global state must not pass from one file to the next.
+const isolate = false;
+
 /**
  * The tests that run again against PostgreSQL: the store's contract and the server's HTTP suite. The
  * client and provider suites run once: the store behind the server changes nothing they prove. Left
@@ -40,13 +45,10 @@ const postgresProjects =
         {
           test: {
             name: "integration-postgres",
+            isolate,
             include: POSTGRES_FILES,
             exclude: NOT_ON_POSTGRES,
-            // After the SQLite run rather than beside it, one file at a time: its heavy tests (fuzz,
-            // kill -9, three instances) share one PostgreSQL server, and two at once on 2 cores slowed
-            // them several times over.
-            sequence: { groupOrder: 3 },
-            maxWorkers: 1,
+            sequence: { groupOrder: 1 }, // beside the unit and SQLite tests
             globalSetup: ["test/integration/postgres-setup.ts"],
             testTimeout: 30_000, // 30 s: real servers and processes
             hookTimeout: 60_000,
@@ -57,13 +59,15 @@ const postgresProjects =
 export default defineConfig({
   test: {
     pool: "forks",
-    // At least two: the default, one less than the cores, runs one file at a time on 2 cores.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // One more than the cores: the tests wait on servers, processes and timeouts, and fewer workers
+    // left a core idle.
+    maxWorkers: availableParallelism() + 1,
     reporters: reporters as never,
     projects: [
       {
         test: {
           name: "unit",
+          isolate,
           include: ["test/unit/**/*.test.ts"],
           sequence: { groupOrder: 1 },
         },
@@ -71,9 +75,10 @@ export default defineConfig({
       {
         test: {
           name: "integration",
+          isolate,
           include: ["test/integration/**/*.test.ts"],
           exclude: ["test/integration/server-postgres*.test.ts"],
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000, // 30 s: real servers and processes
           hookTimeout: 60_000,
         },
@@ -85,8 +90,10 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts"],
           // After the others: each file runs engines of its own (inline programs, or the Pulumi CLI
           // in project folders on the user's path).
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 2 },
           globalSetup: ["test/e2e/global-setup.ts"],
+          // As many as the cores: the engines keep them busy, and a third file at once gained nothing.
+          maxWorkers: availableParallelism(),
           testTimeout: 300_000, // 5 min: each test runs several engine operations
           hookTimeout: 120_000,
         },

@@ -67,7 +67,8 @@ export async function createOfflineStack(options: OfflineStackOptions): Promise<
     ...options.env,
   };
   const pulumiCommand = await commandIn(options.binDir);
-  const stack = await automation.LocalWorkspace.createOrSelectStack(
+  // A new backend each time: the stack is made, never looked for first (one CLI call, not two).
+  const stack = await automation.LocalWorkspace.createStack(
     { stackName, projectName: options.projectName, program: options.program },
     {
       workDir,

@@ -197,7 +197,8 @@ describe("configuration from the environment", () => {
       req.flushHeaders();
     });
     expect(status).toBe(408);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // Far below the default 20 s, with room for a loaded machine: the variable's limit applied.
+    expect(Date.now() - started).toBeLessThan(10_000);
     // LOG_LEVEL=warn: no request logs.
     expect(cli.stderr()).not.toContain("incoming request");
   });
