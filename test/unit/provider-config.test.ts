@@ -2,10 +2,14 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { CONFIG_KEYS, readSettings } from "../../provider/config";
 
-const saved = process.env.NOTIFICATION_HANDLERS_TIMEOUT_MS;
+// The files of a worker share its process: the variables are put back after each test.
+const VARIABLES = ["NOTIFICATION_HANDLERS_TIMEOUT_MS", "NOTIFICATION_HANDLERS_MAX_RETRIES"] as const;
+const saved = VARIABLES.map((name) => [name, process.env[name]] as const);
 afterEach(() => {
-  if (saved === undefined) delete process.env.NOTIFICATION_HANDLERS_TIMEOUT_MS;
-  else process.env.NOTIFICATION_HANDLERS_TIMEOUT_MS = saved;
+  for (const [name, value] of saved) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
 });
 
 const config =
@@ -45,7 +49,6 @@ describe("the retries setting", () => {
     process.env.NOTIFICATION_HANDLERS_MAX_RETRIES = "2";
     expect(readSettings(config({})).maxRetries).toBe(2);
     expect(readSettings(config({ [CONFIG_KEYS.maxRetries]: "0" })).maxRetries).toBe(0);
-    delete process.env.NOTIFICATION_HANDLERS_MAX_RETRIES;
   });
 
   it("must be a whole number, and the error names the key and the variable", () => {
