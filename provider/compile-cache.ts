@@ -5,12 +5,19 @@
  * start costs about a third less. The cache lives where Node keeps it by default
  * (`NODE_COMPILE_CACHE`, else the system's temporary folder); `NODE_DISABLE_COMPILE_CACHE=1` turns
  * it off. A Node.js without the API, or a folder that cannot be written, only means no cache.
+ *
+ * The engine ends the process with a signal, before Node would write the cache at exit, so it is
+ * written once the modules that load with `./runtime` have loaded.
  */
 import * as nodeModule from "node:module";
 
-const enable = (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache;
+const { enableCompileCache, flushCompileCache } = nodeModule as {
+  enableCompileCache?: () => unknown;
+  flushCompileCache?: () => void;
+};
 try {
-  enable?.();
+  enableCompileCache?.();
+  setImmediate(() => flushCompileCache?.());
 } catch {
   // No cache: the modules compile as they would without it.
 }

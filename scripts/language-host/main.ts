@@ -6,6 +6,7 @@
  * It serves `pulumirpc.LanguageRuntime` over plain gRPC on 127.0.0.1, prints its port and a newline
  * as the first bytes on stdout, and exits once the engine is gone.
  */
+import { flushCompileCache } from "node:module";
 import { connect } from "node:net";
 
 import * as grpc from "@grpc/grpc-js";
@@ -74,6 +75,9 @@ function main(): void {
       process.exit(1);
     }
     process.stdout.write(`${port}\n`);
+    // The engine ends the host with a signal, before Node.js would write its compile cache (when
+    // NODE_COMPILE_CACHE is set): write it now, so that the next host starts from it.
+    flushCompileCache();
     exitWithEngine(engineAddress);
   });
 }

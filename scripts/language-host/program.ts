@@ -33,6 +33,13 @@ export interface RunSpec {
 /** A program's end, as the engine's `RunResponse` carries it. */
 type RunOutcome = { kind: "ok" } | { kind: "bail" } | { kind: "error"; message: string };
 
+/**
+ * The folder, inside NODE_COMPILE_CACHE, of the programs' compile cache. A program turns on a V8 flag
+ * (@pulumi/pulumi's closure serialization), and a process without it refuses the code a program
+ * caches: apart, the dynamic-provider processes do not compile everything again after each program.
+ */
+const PROGRAM_COMPILE_CACHE = "programs";
+
 /** The exit code with which `cmd/run` says it has already shown the user the program's error. */
 const BAIL_EXIT_CODE = 32;
 
@@ -86,6 +93,8 @@ function programCommand(
     PULUMI_NODEJS_TYPESCRIPT: spec.options.typescript === false ? "false" : "true",
   };
   if (typeof spec.options.tsconfig === "string") env.PULUMI_NODEJS_TSCONFIG_PATH = spec.options.tsconfig;
+  if (environment.NODE_COMPILE_CACHE)
+    env.NODE_COMPILE_CACHE = join(environment.NODE_COMPILE_CACHE, PROGRAM_COMPILE_CACHE);
   return { args, env };
 }
 
