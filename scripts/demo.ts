@@ -93,7 +93,7 @@ async function cliQuickstart(engine: Engine, config: StackConfig): Promise<Quick
   const root = await scratchFolder("demo");
   const tarball = await packPackage(join(root, "pack"));
   const project = await copyExample({
-    example: "quickstart",
+    source: "examples/quickstart",
     destination: join(root, "quickstart"),
     packageSpec: `file:${tarball}`,
   });

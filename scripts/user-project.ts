@@ -129,8 +129,8 @@ function isInstallProduct(path: string): boolean {
 
 /** Options of {@link copyExample}. */
 interface CopyExampleOptions {
-  /** The folder under examples/. */
-  example: string;
+  /** The project's folder, relative to the repository: `examples/quickstart`. */
+  source: string;
   /** The folder to copy it to; made when missing. */
   destination: string;
   /** What the copy's package.json depends on for `pulumi-notification-handlers`, e.g. `file:/tmp/x.tgz`. */
@@ -139,11 +139,11 @@ interface CopyExampleOptions {
   dependencies?: Record<string, string>;
 }
 
-/** Copies an example as a user would start from it, its package dependency pointed at `packageSpec`. */
+/** Copies a project as a user would start from it, its package dependency pointed at `packageSpec`. */
 export async function copyExample(options: CopyExampleOptions, root = REPOSITORY_ROOT): Promise<string> {
-  const source = join(root, "examples", options.example);
+  const source = join(root, options.source);
   if (!existsSync(join(source, "Pulumi.yaml")))
-    throw new Error(`examples/${options.example} is not a Pulumi project (no Pulumi.yaml)`);
+    throw new Error(`${options.source} is not a Pulumi project (no Pulumi.yaml)`);
   await cp(source, options.destination, {
     recursive: true,
     filter: (path) => !isInstallProduct(path),

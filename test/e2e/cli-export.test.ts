@@ -72,7 +72,7 @@ describe("notification-handlers export, then pulumi up of the exported project",
     // copy of the quickstart.
     const tools = join(scratch, "tools");
     await copyExample({
-      example: "quickstart",
+      source: "examples/quickstart",
       destination: tools,
       packageSpec: `file:${inject("packageTarball")}`,
     });

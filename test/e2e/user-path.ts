@@ -141,15 +141,18 @@ export class UserSession {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** Copies `examples/<example>` to a scratch folder, its package dependency on the packed tarball. */
+  /**
+   * Copies `examples/<example>` (or the project at `options.source`, relative to the repository) to a
+   * scratch folder, its package dependency on the packed tarball.
+   */
   static async start(
     example: string,
-    options: { pathFirst: string[]; dependencies?: Record<string, string> },
+    options: { pathFirst: string[]; dependencies?: Record<string, string>; source?: string },
   ): Promise<UserSession> {
     const root = await scratchFolder(`user-${example}`);
     const project = join(root, example);
     await copyExample({
-      example,
+      source: options.source ?? `examples/${example}`,
       destination: project,
       packageSpec: `file:${inject("packageTarball")}`,
       ...(options.dependencies === undefined ? {} : { dependencies: options.dependencies }),
