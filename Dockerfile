@@ -8,25 +8,21 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
 # Scripts off: `prepare` would build before the sources are copied.
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json tsconfig.json ./
+COPY server/package.json server/tsconfig.json server/
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json index.ts ./
 COPY sdk sdk
+COPY cli cli
 COPY server server
-COPY provider provider
-COPY scripts scripts
-COPY bench bench
-COPY examples examples
-RUN npx tsc -p tsconfig.build.json
-# The server needs Fastify and the PostgreSQL client alone at run time (the package's other
-# dependencies serve the provider), at the versions the lockfile pins.
-RUN mkdir /out && cp -r dist/server dist/sdk /out/
+# The server package's own build: its files and the modules of sdk/ and cli/ they import.
+RUN npx tsc -p server/tsconfig.json
+# The package as npm would install it: its dist/ and its dependencies alone, at the lockfile's versions.
+RUN mkdir /out && cp -r server/dist server/package.json /out/
 WORKDIR /out
-RUN npm init -y >/dev/null \
-  && npm install --omit=dev --no-audit --no-fund --save-exact \
-    "fastify@$(node -p "require('/src/package-lock.json').packages['node_modules/fastify'].version")" \
-    "pg@$(node -p "require('/src/package-lock.json').packages['node_modules/pg'].version")" \
-  && rm -f package-lock.json
+RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts --package-lock=false \
+  "fastify@$(node -p "require('/src/package-lock.json').packages['node_modules/fastify'].version")" \
+  "pg@$(node -p "require('/src/package-lock.json').packages['node_modules/pg'].version")" \
+  "zod@$(node -p "require('/src/package-lock.json').packages['node_modules/zod'].version")"
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
@@ -43,5 +39,5 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node runs as PID 1 and handles SIGTERM itself: requests in flight finish, the database closes.
-ENTRYPOINT ["node", "server/main.js"]
+ENTRYPOINT ["node", "dist/server/main.js"]
 CMD ["serve"]

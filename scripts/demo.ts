@@ -25,13 +25,13 @@ import {
   type CommandResult,
   copyExample,
   mustRun,
-  packPackage,
+  packPackages,
   scratchFolder,
   userEnvironment,
 } from "./user-project";
 
 const ROOT = resolve(__dirname, "..", "..");
-const SERVER = join(ROOT, "dist", "server", "main.js");
+const SERVER = join(ROOT, "server", "dist", "server", "main.js");
 
 let stepNumber = 0;
 function step(title: string): void {
@@ -91,11 +91,10 @@ const indent = (text: string): string => text.replace(/^(?=.)/gm, "   ");
 async function cliQuickstart(engine: Engine, config: StackConfig): Promise<Quickstart> {
   step("Copy examples/quickstart out of the repository and install the packed package into it");
   const root = await scratchFolder("demo");
-  const tarball = await packPackage(join(root, "pack"));
   const project = await copyExample({
     source: "examples/quickstart",
     destination: join(root, "quickstart"),
-    packageSpec: `file:${tarball}`,
+    packages: await packPackages(join(root, "pack")),
   });
   await mkdir(join(root, "state"));
   const env = userEnvironment({

@@ -24,7 +24,7 @@ import { enginePath, ensureEngine } from "./engine";
 import {
   copyExample,
   mustRun,
-  packPackage,
+  packPackages,
   REPOSITORY_ROOT,
   scratchFolder,
   userEnvironment,
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     const project = await copyExample({
       source: UPGRADE_FIXTURE.program,
       destination: join(root, "project"),
-      packageSpec: `file:${await packPackage(join(root, "pack"))}`,
+      packages: await packPackages(join(root, "pack")),
     });
     const env = userEnvironment({
       home: join(root, "home"),

@@ -99,21 +99,36 @@ export async function mustRun(command: string, args: string[], options: RunOptio
   return result;
 }
 
+/** The repository's packages, by name, and their folders relative to the repository. */
+export const PACKAGES = {
+  "pulumi-notification-handlers": ".",
+  "notification-handlers-server": "server",
+} as const;
+
+/** A dependency spec for each of the repository's packages, e.g. `file:/tmp/x.tgz`. */
+export type PackageSpecs = Record<keyof typeof PACKAGES, string>;
+
 /**
- * Packs the package as `npm publish` would and returns the tarball's path. The package must be built
- * (`npm run build`): packing runs no scripts, so it takes `dist` as it is.
+ * Packs each of the repository's packages as `npm publish` would and returns `file:` specs of the
+ * tarballs. They must be built (`npm run build`): packing runs no scripts, so it takes `dist` as it is.
  */
-export async function packPackage(destination: string, root = REPOSITORY_ROOT): Promise<string> {
-  if (!existsSync(join(root, "dist", "index.js")))
-    throw new Error(`${join(root, "dist")} is missing: run \`npm run build\` before packing`);
+export async function packPackages(destination: string, root = REPOSITORY_ROOT): Promise<PackageSpecs> {
   await mkdir(destination, { recursive: true });
-  const { stdout } = await mustRun(
-    "npm",
-    ["pack", "--ignore-scripts", "--json", "--pack-destination", destination],
-    { cwd: root, env: process.env },
-  );
-  const [packed] = JSON.parse(stdout) as [{ filename: string }];
-  return join(destination, basename(packed.filename));
+  const specs: Partial<PackageSpecs> = {};
+  for (const [name, folder] of Object.entries(PACKAGES) as [keyof typeof PACKAGES, string][]) {
+    const dir = join(root, folder);
+    const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as { main: string };
+    if (!existsSync(join(dir, manifest.main)))
+      throw new Error(`${join(dir, manifest.main)} is missing: run \`npm run build\` before packing`);
+    const { stdout } = await mustRun(
+      "npm",
+      ["pack", "--ignore-scripts", "--json", "--pack-destination", destination],
+      { cwd: dir, env: process.env },
+    );
+    const [packed] = JSON.parse(stdout) as [{ filename: string }];
+    specs[name] = `file:${join(destination, basename(packed.filename))}`;
+  }
+  return specs as PackageSpecs;
 }
 
 /** Files of an example that a copy leaves behind: what installing or running it made. */
@@ -133,13 +148,13 @@ interface CopyExampleOptions {
   source: string;
   /** The folder to copy it to; made when missing. */
   destination: string;
-  /** What the copy's package.json depends on for `pulumi-notification-handlers`, e.g. `file:/tmp/x.tgz`. */
-  packageSpec: string;
+  /** What the copy's package.json takes the repository's packages from (it depends on the provider's). */
+  packages: PackageSpecs;
   /** Other dependencies to set in the copy's package.json (name to version range). */
   dependencies?: Record<string, string>;
 }
 
-/** Copies a project as a user would start from it, its package dependency pointed at `packageSpec`. */
+/** Copies a project as a user would start from it, its dependencies on this repository pointed at `packages`. */
 export async function copyExample(options: CopyExampleOptions, root = REPOSITORY_ROOT): Promise<string> {
   const source = join(root, options.source);
   if (!existsSync(join(source, "Pulumi.yaml")))
@@ -151,12 +166,16 @@ export async function copyExample(options: CopyExampleOptions, root = REPOSITORY
   const manifestPath = join(options.destination, "package.json");
   const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as {
     dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
   };
   manifest.dependencies = {
     ...manifest.dependencies,
     ...options.dependencies,
-    "pulumi-notification-handlers": options.packageSpec,
+    "pulumi-notification-handlers": options.packages["pulumi-notification-handlers"],
   };
+  for (const deps of [manifest.dependencies, manifest.devDependencies ?? {}]) {
+    for (const [name, spec] of Object.entries(options.packages)) if (name in deps) deps[name] = spec;
+  }
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   return options.destination;
 }

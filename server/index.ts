@@ -1,5 +1,5 @@
 /**
- * The reference Notification Handlers service, as `pulumi-notification-handlers/server` exports it:
+ * The reference Notification Handlers service, as the `notification-handlers-server` package exports it:
  * `buildApp` and its options, the stores, and what tests and tools build on.
  */
 export { DEFAULT_RATE_LIMIT, buildApp, type BuildAppOptions, type LoggerOption } from "./app";

@@ -74,7 +74,7 @@ describe("notification-handlers export, then pulumi up of the exported project",
     await copyExample({
       source: "examples/quickstart",
       destination: tools,
-      packageSpec: `file:${inject("packageTarball")}`,
+      packages: inject("packages"),
     });
     await seedDependencies(
       tools,
@@ -146,7 +146,7 @@ describe("notification-handlers export, then pulumi up of the exported project",
           "--stack",
           "dev",
           "--package",
-          `file:${inject("packageTarball")}`,
+          inject("packages")["pulumi-notification-handlers"],
           "--force",
           "--format",
           format,

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 
 import { enginePath, ensureEngine } from "../../scripts/engine";
-import { packPackage, scratchFolder } from "../../scripts/user-project";
+import { type PackageSpecs, packPackages, scratchFolder } from "../../scripts/user-project";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const engine = await ensureEngine({
@@ -19,7 +19,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("enginePath", enginePath(engine));
 
   const packs = await scratchFolder("pack");
-  project.provide("packageTarball", await packPackage(packs));
+  project.provide("packages", await packPackages(packs));
   const installs = await scratchFolder("installs");
   project.provide("installs", installs);
   return async () => {
@@ -33,8 +33,8 @@ declare module "vitest" {
     engineBinDir: string;
     /** Folders to put first on a user's PATH: the CLI, the language host, the pinned Node.js. */
     enginePath: string[];
-    /** The package as `npm pack` made it. */
-    packageTarball: string;
+    /** The repository's packages as `npm pack` made them, as `file:` specs. */
+    packages: PackageSpecs;
     /** A folder for the finished installs that user projects are seeded from (see `seedDependencies`). */
     installs: string;
   }

@@ -154,7 +154,7 @@ export class UserSession {
     await copyExample({
       source: options.source ?? `examples/${example}`,
       destination: project,
-      packageSpec: `file:${inject("packageTarball")}`,
+      packages: inject("packages"),
       ...(options.dependencies === undefined ? {} : { dependencies: options.dependencies }),
     });
     const envFile = join(root, "session.env");

@@ -22,7 +22,7 @@ import {
 import { assertMatchesSpec } from "./openapi-check";
 
 /** The compiled command line, built by `npm run build`. */
-export const CLI = join(__dirname, "..", "..", "dist", "server", "main.js");
+export const CLI = join(__dirname, "..", "..", "server", "dist", "server", "main.js");
 
 /** The store this project runs the tests against. */
 export const STORE: "sqlite" | "postgres" = inject("postgresUrl") === undefined ? "sqlite" : "postgres";
