@@ -19,7 +19,7 @@ import {
   ServiceNotFoundError,
 } from "../sdk/errors";
 import { CONFIG_KEYS } from "../provider/config";
-import { UPDATE_STRATEGIES, type UpdateStrategy } from "../provider/inputs";
+import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/settings";
 import { type CliIo, CommandError, UsageError } from "./io";
 import { type ExportPlan, planExport } from "./export-plan";
 import {

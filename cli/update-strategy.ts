@@ -9,7 +9,7 @@
  */
 import type { ListDialect } from "../sdk/whole-account";
 import { CONFIG_KEYS } from "../provider/config";
-import { UPDATE_STRATEGIES, type UpdateStrategy } from "../provider/inputs";
+import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/settings";
 
 /** The strategy the export sets, what decided it, and what the site's lists looked like. */
 export interface StrategyChoice {

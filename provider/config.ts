@@ -1,33 +1,28 @@
 /**
- * The provider's configuration: its stack config keys, their environment fallbacks, and the message
- * that says how to set a missing one. The dynamic provider (`configure()`) and the lookups (the
- * program's config) read through the same function.
+ * The provider's configuration: its stack config keys, read with their environment fallbacks and
+ * defaults from the table of settings (sdk/settings.ts), the client a connection gets under it, and
+ * the message that says how to set a missing connection. The dynamic provider (`configure()`) and the
+ * lookups (the program's config) read through the same function and build their clients alike.
  */
-import { API_KEY_ENV, BASE_URL_ENV, TIMEOUT_ENV } from "../sdk/client-options";
-import { UPDATE_STRATEGIES, type UpdateStrategy } from "./inputs";
+import type { ClientOptions } from "../sdk/client-options";
+import { type Environment, SETTINGS, type Setting, type UpdateStrategy, readSetting } from "../sdk/settings";
 
 /** Stack configuration keys of the provider. */
 export const CONFIG_KEYS = {
-  baseUrl: "notification-handlers:baseUrl",
-  apiKey: "notification-handlers:apiKey",
-  updateStrategy: "notification-handlers:updateStrategy",
-  requestTimeoutMs: "notification-handlers:requestTimeoutMs",
-  maxRetries: "notification-handlers:maxRetries",
+  baseUrl: SETTINGS.baseUrl.configKey,
+  apiKey: SETTINGS.apiKey.configKey,
+  updateStrategy: SETTINGS.updateStrategy.configKey,
+  requestTimeoutMs: SETTINGS.requestTimeoutMs.configKey,
+  maxRetries: SETTINGS.providerMaxRetries.configKey,
 } as const;
-
-/** The environment variable behind `notification-handlers:maxRetries`. */
-export const MAX_RETRIES_ENV = "NOTIFICATION_HANDLERS_MAX_RETRIES";
-
-/** Retries of each request by default: enough to ride out a flaky server (a fifth of requests failing). */
-export const DEFAULT_MAX_RETRIES = 6;
 
 /** What the provider is configured with; the connection may still be missing. */
 export interface ProviderSettings {
   baseUrl: string | undefined;
   apiKey: string | undefined;
   updateStrategy: UpdateStrategy;
-  /** Timeout of one request attempt, in milliseconds; the client's default (30 s) when undefined. */
-  timeoutMs: number | undefined;
+  /** Timeout of one request attempt, in milliseconds. */
+  timeoutMs: number;
   /** Retries of each request that may be retried, after the first attempt. */
   maxRetries: number;
 }
@@ -39,45 +34,35 @@ export interface Connection {
 }
 
 /** Reads a config key; an empty value counts as unset. */
-type ConfigGetter = (key: string) => string | undefined;
+export type ConfigGetter = (key: string) => string | undefined;
 
-const nonBlank = (value: string | undefined): string | undefined =>
-  value === undefined || value.trim() === "" ? undefined : value;
-
-/** The settings from stack config, each key falling back to its environment variable. */
-export function readSettings(get: ConfigGetter): ProviderSettings {
-  const strategy = nonBlank(get(CONFIG_KEYS.updateStrategy));
-  if (strategy !== undefined && !UPDATE_STRATEGIES.includes(strategy as UpdateStrategy)) {
-    throw new Error(
-      `${CONFIG_KEYS.updateStrategy} must be one of ${UPDATE_STRATEGIES.map((s) => `"${s}"`).join(", ")} (got ${JSON.stringify(strategy)})`,
-    );
-  }
-  const timeout = wholeNumber(get, CONFIG_KEYS.requestTimeoutMs, TIMEOUT_ENV, 1, "milliseconds");
-  const retries = wholeNumber(get, CONFIG_KEYS.maxRetries, MAX_RETRIES_ENV, 0, "retries");
+/** The settings from stack config, each key falling back to its environment variable, then its default. */
+export function readSettings(get: ConfigGetter, env: Environment = process.env): ProviderSettings {
+  const from = <T>(setting: Setting<T> & { configKey: string }) => ({
+    name: setting.configKey,
+    value: get(setting.configKey),
+    env,
+  });
   return {
-    baseUrl: nonBlank(get(CONFIG_KEYS.baseUrl)) ?? nonBlank(process.env[BASE_URL_ENV]),
-    apiKey: nonBlank(get(CONFIG_KEYS.apiKey)) ?? nonBlank(process.env[API_KEY_ENV]),
-    updateStrategy: (strategy as UpdateStrategy | undefined) ?? "in-place",
-    timeoutMs: timeout,
-    maxRetries: retries ?? DEFAULT_MAX_RETRIES,
+    baseUrl: readSetting(SETTINGS.baseUrl, from(SETTINGS.baseUrl)),
+    apiKey: readSetting(SETTINGS.apiKey, from(SETTINGS.apiKey)),
+    updateStrategy: readSetting(SETTINGS.updateStrategy, from(SETTINGS.updateStrategy)),
+    timeoutMs: readSetting(SETTINGS.requestTimeoutMs, from(SETTINGS.requestTimeoutMs)),
+    maxRetries: readSetting(SETTINGS.providerMaxRetries, from(SETTINGS.providerMaxRetries)),
   };
 }
 
-/** A whole-number setting of at least `min`, from its config key or else its environment variable. */
-function wholeNumber(
-  get: ConfigGetter,
-  key: string,
-  env: string,
-  min: 0 | 1,
-  unit: string,
-): number | undefined {
-  const value = nonBlank(get(key)) ?? nonBlank(process.env[env]);
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < min) {
-    const kind = min === 0 ? "a whole number" : "a positive whole number";
-    throw new Error(`${key} (or ${env}) must be ${kind} of ${unit} (got ${JSON.stringify(value)})`);
-  }
-  return Number(value);
+/** The options of a connection's client under these settings: the provider's and the lookups' alike. */
+export function clientOptions(
+  connection: Connection,
+  settings: ProviderSettings,
+): Required<Pick<ClientOptions, "baseURL" | "apiKey" | "timeout" | "maxRetries">> {
+  return {
+    baseURL: connection.baseUrl,
+    apiKey: connection.apiKey,
+    timeout: settings.timeoutMs,
+    maxRetries: settings.maxRetries,
+  };
 }
 
 /** The connection, or an error that says how to configure what is missing. */
@@ -87,14 +72,14 @@ export function requireConnection(settings: Pick<ProviderSettings, "baseUrl" | "
     throw new Error(
       "No API key for the Notification Handlers API. Set it with " +
         `\`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` ` +
-        `or the ${API_KEY_ENV} environment variable.`,
+        `or the ${SETTINGS.apiKey.env} environment variable.`,
     );
   }
   if (baseUrl === undefined) {
     throw new Error(
       "No base URL for the Notification Handlers API. Set it with " +
         `\`pulumi config set ${CONFIG_KEYS.baseUrl} https://example.com\` ` +
-        `or the ${BASE_URL_ENV} environment variable.`,
+        `or the ${SETTINGS.baseUrl.env} environment variable.`,
     );
   }
   return { baseUrl, apiKey };

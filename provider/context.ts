@@ -7,11 +7,18 @@
  */
 import { NotificationHandlersClient } from "../sdk/client";
 import { Account } from "./account";
-import { type Connection, type ProviderSettings, readSettings, requireConnection } from "./config";
+import {
+  type Connection,
+  type ProviderSettings,
+  clientOptions,
+  readSettings,
+  requireConnection,
+} from "./config";
 import { UNKNOWN_CONNECTION, connectionId, describeConnection, explicitConnection } from "./connection";
 import { type Note, noteToStderr, pacingNotes } from "./diagnostics";
 import type { HandlersApi } from "./handlers-api";
-import type { HandlerInputs, UpdateStrategy } from "./inputs";
+import type { UpdateStrategy } from "../sdk/settings";
+import type { HandlerInputs } from "./inputs";
 import { DEFAULT_BATCH_WINDOW_MS, DEFAULT_MAX_WAIT_MS, ReadBack } from "./read-back";
 import { CreatesInFlight } from "./recovery";
 
@@ -130,10 +137,7 @@ function clientFor(connection: Connection, settings: ProviderSettings, note: Not
   let client: NotificationHandlersClient | undefined = undefined;
   const notePacing = pacingNotes(note, () => client?.stats);
   client = new NotificationHandlersClient({
-    baseURL: connection.baseUrl,
-    apiKey: connection.apiKey,
-    maxRetries: settings.maxRetries,
-    ...(settings.timeoutMs === undefined ? {} : { timeout: settings.timeoutMs }),
+    ...clientOptions(connection, settings),
     logger: { info: () => notePacing(), warn: note, error: note },
   });
   return client.notificationHandlers;

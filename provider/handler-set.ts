@@ -9,7 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { fieldByProperty, fieldViolation } from "../sdk/catalog";
 import { matchFiles, readSetSources } from "./handler-set-files";
 import { formatProblem, readSetData, readSetFiles, type SetEntry, type SetProblem } from "./handler-set-file";
-import type { UpdateStrategy } from "./inputs";
+import type { UpdateStrategy } from "../sdk/settings";
 import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "./resource";
 
 /** The arguments of a `HandlerSet`: files or data, and the options of every handler in it. */

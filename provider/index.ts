@@ -10,5 +10,5 @@ export {
 } from "./resource";
 export { HandlerSet, type HandlerSetArgs, HandlerSetError } from "./handler-set";
 export type { SetProblem } from "./handler-set-file";
-export type { UpdateStrategy } from "./inputs";
+export type { UpdateStrategy } from "../sdk/settings";
 export * from "./lookup";

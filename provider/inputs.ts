@@ -14,12 +14,8 @@ import {
 } from "../sdk/catalog";
 import { equalAfterCleaning } from "../sdk/cleaning";
 import type { NotificationHandler as ApiHandler } from "../sdk/resources/handler-parsing";
+import { SETTINGS, UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/settings";
 import { type Difference, SHOWN_SECRET } from "./drift-note";
-
-/** How a change that the API could apply in place is carried out. */
-export type UpdateStrategy = "in-place" | "replace";
-/** The strategies, for messages and checks. */
-export const UPDATE_STRATEGIES: readonly UpdateStrategy[] = ["in-place", "replace"];
 
 /** The resource's inputs as the provider receives them (secrets unwrapped, defaults not yet applied). */
 export interface HandlerInputs {
@@ -155,7 +151,7 @@ export function checkInputs(inputs: HandlerInputs): CheckFailure[] {
     !UPDATE_STRATEGIES.includes(strategy as UpdateStrategy) &&
     !isUnknown(strategy)
   ) {
-    fail("updateStrategy", `must be one of ${UPDATE_STRATEGIES.map((s) => `"${s}"`).join(", ")}`);
+    fail("updateStrategy", `must be ${SETTINGS.updateStrategy.rule.description}`);
   }
 
   if (isHandlerType(type)) {

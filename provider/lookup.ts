@@ -6,13 +6,12 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { NotificationHandlersClient } from "../sdk/client";
 import type { HandlerType } from "../sdk/catalog";
 import { equalAfterCleaning } from "../sdk/cleaning";
 import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
 import type { NotificationHandlerListParams } from "../sdk";
-import { readSettings, requireConnection } from "./config";
 import { type LiveHandler, toLive } from "./inputs";
+import { type LookupOptions, lookupClient } from "./lookup-client";
 
 /** A handler found by a lookup, as the API reports it: the provider's view of a live handler. */
 export type NotificationHandlerInfo = LiveHandler;
@@ -27,14 +26,7 @@ export interface NotificationHandlerFilter {
   isEnabled?: boolean;
 }
 
-/**
- * Where lookups connect; defaults to the provider's stack config, then the environment. A resource's
- * connection (`ConnectionArgs`) fits the Output forms' {@link LookupOutputOptions} as it is.
- */
-export interface LookupOptions {
-  baseUrl?: string;
-  apiKey?: string;
-}
+export type { LookupOptions } from "./lookup-client";
 
 /**
  * {@link LookupOptions} of the Output forms: each may be an Input (the key from a secret config, say),
@@ -43,15 +35,6 @@ export interface LookupOptions {
 export interface LookupOutputOptions {
   baseUrl?: pulumi.Input<string>;
   apiKey?: pulumi.Input<string>;
-}
-
-function lookupClient(options: LookupOptions): NotificationHandlersClient {
-  const configured = readSettings((key) => pulumi.runtime.getConfig(key));
-  const { baseUrl, apiKey } = requireConnection({
-    baseUrl: options.baseUrl ?? configured.baseUrl,
-    apiKey: options.apiKey ?? configured.apiKey,
-  });
-  return new NotificationHandlersClient({ baseURL: baseUrl, apiKey });
 }
 
 /** Every handler that matches the filter (all of the account's when it is empty). */

@@ -11,7 +11,7 @@ import {
   fieldsOf,
   isHandlerType,
 } from "../sdk/catalog";
-import type { UpdateStrategy } from "./inputs";
+import type { UpdateStrategy } from "../sdk/settings";
 import { PROVIDER_KEY, PROVIDER_SOURCE } from "./provider";
 import { RESOURCE_TYPE } from "./resource-type";
 

@@ -5,22 +5,17 @@
 
 import type { Dispatcher } from "undici";
 import { MissingConfigurationError } from "./errors";
-import { RATE_LIMIT_WINDOW_MS } from "./rate-limit";
-import { withoutCredentials } from "./redaction";
+import { type Environment, SETTINGS, type SettingSource, readSetting } from "./settings";
 
 /** Environment variable read when `baseURL` is not given. */
-export const BASE_URL_ENV = "NOTIFICATION_HANDLERS_BASE_URL";
+export const BASE_URL_ENV = SETTINGS.baseUrl.env;
 /** Environment variable read when `apiKey` is not given. */
-export const API_KEY_ENV = "NOTIFICATION_HANDLERS_API_KEY";
-/** Environment variable read when `timeout` is not given: milliseconds per attempt. */
-export const TIMEOUT_ENV = "NOTIFICATION_HANDLERS_TIMEOUT_MS";
-/** Environment variable read when `rateLimitWindowMs` is not given. */
-const RATE_LIMIT_WINDOW_ENV = "NOTIFICATION_HANDLERS_RATE_LIMIT_WINDOW_MS";
+export const API_KEY_ENV = SETTINGS.apiKey.env;
 
 /** Default timeout of one attempt, in milliseconds. */
-export const DEFAULT_TIMEOUT_MS = 30_000; // 30 s
+export const DEFAULT_TIMEOUT_MS = SETTINGS.requestTimeoutMs.default;
 /** Default number of retries after the first attempt. */
-export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_MAX_RETRIES = SETTINGS.clientMaxRetries.default;
 
 /** Where the client writes what it does (any method may be left out); never given credentials. */
 export interface Logger {
@@ -76,59 +71,44 @@ export interface CheckedOptions {
 }
 
 /**
- * Takes the base URL, key and timeout from the options, else from the environment, and checks them
- * with the retry count; throws a `MissingConfigurationError` saying what is missing or malformed.
+ * Takes each option, else its environment variable (from `env`), else its default, and checks it with
+ * its rule (sdk/settings.ts); throws a `MissingConfigurationError` saying what is missing or malformed.
  */
-export function checkOptions(options: ClientOptions): CheckedOptions {
-  const baseURL = options.baseURL ?? process.env[BASE_URL_ENV];
-  if (baseURL === undefined || baseURL.trim() === "") {
+export function checkOptions(options: ClientOptions, env: Environment = process.env): CheckedOptions {
+  const fail = MissingConfigurationError;
+  const from = <T>(option: keyof ClientOptions, value: T | undefined): SettingSource<T> => ({
+    name: `\`${option}\``,
+    value,
+    env,
+  });
+  const baseURL = readSetting(SETTINGS.baseUrl, from("baseURL", options.baseURL), fail);
+  if (baseURL === undefined) {
     throw new MissingConfigurationError(
       `No base URL: pass the \`baseURL\` option to new NotificationHandlersClient() or set the ${BASE_URL_ENV} environment variable.`,
     );
   }
-  const apiKey = options.apiKey ?? process.env[API_KEY_ENV];
-  if (apiKey === undefined || apiKey.trim() === "") {
+  const apiKey = readSetting(SETTINGS.apiKey, from("apiKey", options.apiKey), fail);
+  if (apiKey === undefined) {
     throw new MissingConfigurationError(
       `No API key: pass the \`apiKey\` option to new NotificationHandlersClient() or set the ${API_KEY_ENV} environment variable.`,
     );
   }
-  const normalizedBaseURL = normalizeBaseURL(baseURL.trim());
-
-  const timeout = options.timeout ?? numberFromEnv(TIMEOUT_ENV) ?? DEFAULT_TIMEOUT_MS;
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  if (!(timeout > 0))
-    throw new MissingConfigurationError(
-      `\`timeout\` (or ${TIMEOUT_ENV}) must be a positive number of milliseconds.`,
-    );
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-    throw new MissingConfigurationError("`maxRetries` must be a non-negative integer.");
-  }
-  const rateLimitWindowMs =
-    options.rateLimitWindowMs ?? numberFromEnv(RATE_LIMIT_WINDOW_ENV) ?? RATE_LIMIT_WINDOW_MS;
-  if (!(rateLimitWindowMs > 0))
-    throw new MissingConfigurationError(
-      `\`rateLimitWindowMs\` (or ${RATE_LIMIT_WINDOW_ENV}) must be a positive number of milliseconds.`,
-    );
-  return { baseURL: normalizedBaseURL, apiKey: apiKey.trim(), timeout, maxRetries, rateLimitWindowMs };
+  return {
+    baseURL: withTrailingSlash(baseURL),
+    apiKey,
+    timeout: readSetting(SETTINGS.requestTimeoutMs, from("timeout", options.timeout), fail),
+    maxRetries: readSetting(SETTINGS.clientMaxRetries, from("maxRetries", options.maxRetries), fail),
+    rateLimitWindowMs: readSetting(
+      SETTINGS.rateLimitWindowMs,
+      from("rateLimitWindowMs", options.rateLimitWindowMs),
+      fail,
+    ),
+  };
 }
 
-/** A number the environment sets, if any (NaN when malformed, which `checkOptions` rejects). */
-function numberFromEnv(name: string): number | undefined {
-  const raw = process.env[name]?.trim();
-  return raw === undefined || raw === "" ? undefined : Number(raw);
-}
-
-/** Adds the trailing `/` that makes relative paths resolve under a path prefix; rejects non-http URLs. */
-function normalizeBaseURL(raw: string): string {
-  if (!URL.canParse(raw)) {
-    throw new MissingConfigurationError(
-      `The base URL ${JSON.stringify(withoutCredentials(raw))} is not an absolute URL (expected https://host[/prefix]).`,
-    );
-  }
-  const url = new URL(raw);
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new MissingConfigurationError(`The base URL must use http or https, not ${url.protocol}`);
-  }
+/** Adds the trailing `/` that makes relative paths resolve under a path prefix; drops query and fragment. */
+function withTrailingSlash(checked: string): string {
+  const url = new URL(checked);
   url.search = "";
   url.hash = "";
   if (!url.pathname.endsWith("/")) url.pathname += "/";

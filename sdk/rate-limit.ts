@@ -11,9 +11,10 @@
  */
 
 import { resetSeconds, retryAfterSeconds, type ResponseHeaders } from "./errors";
+import { SETTINGS } from "./settings";
 
 /** The rate-limit window of every deployed site and of the reference server. */
-export const RATE_LIMIT_WINDOW_MS = 60_000; // 60 s
+export const RATE_LIMIT_WINDOW_MS = SETTINGS.rateLimitWindowMs.default;
 
 /** What the pacer needs from its owner. */
 interface PacerOptions {

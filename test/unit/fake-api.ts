@@ -174,12 +174,14 @@ export function fakeContext(
     note: (m) => notes.push(m),
     batchWindowMs,
   });
-  ctx.settings = readSettings((key) =>
-    key.endsWith("baseUrl")
-      ? DEFAULT_CONNECTION.baseUrl
-      : key.endsWith("apiKey")
-        ? DEFAULT_CONNECTION.apiKey
-        : undefined,
+  ctx.settings = readSettings(
+    (key) =>
+      key.endsWith("baseUrl")
+        ? DEFAULT_CONNECTION.baseUrl
+        : key.endsWith("apiKey")
+          ? DEFAULT_CONNECTION.apiKey
+          : undefined,
+    {}, // the process's environment plays no part
   );
   return { ctx, notes, built };
 }

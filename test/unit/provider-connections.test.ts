@@ -202,7 +202,7 @@ describe("resources on several connections", () => {
 describe("checking a connection", () => {
   const check = (connection: unknown, configured = true): string[] => {
     const { ctx } = fakeContext(new FakeApi());
-    if (!configured) ctx.settings = readSettings(() => undefined);
+    if (!configured) ctx.settings = readSettings(() => undefined, {});
     return operations
       .check(ctx, email("Ops", { connection }))
       .failures!.map((f) => `${f.property}|${f.reason}`);

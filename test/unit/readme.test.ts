@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { catalogTable } from "../../scripts/catalog-table";
+import { providerSettingsTable, readmeSettingsTable } from "../../scripts/settings-table";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -16,11 +17,21 @@ describe("README", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     expect(readme).toContain("```sh\nnpm ci && npm run demo\nnpm test\n```");
   });
+
+  it("shows the configuration table as the table of settings has it (npm run docs:settings)", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    expect(readme).toContain(readmeSettingsTable());
+  });
 });
 
 describe("docs/provider.md", () => {
   it("shows the handler-type table as the catalog has it", () => {
     const page = readFileSync(join(ROOT, "docs", "provider.md"), "utf8");
     expect(page).toContain(catalogTable());
+  });
+
+  it("shows the configuration table as the table of settings has it (npm run docs:settings)", () => {
+    const page = readFileSync(join(ROOT, "docs", "provider.md"), "utf8");
+    expect(page).toContain(providerSettingsTable());
   });
 });
