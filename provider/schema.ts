@@ -1,0 +1,371 @@
+/**
+ * The Pulumi package schema of the `notification-handlers` plugin, built from the handler-type catalog:
+ * the `NotificationHandler` resource, its lookups, the provider's configuration and the settings of the
+ * SDKs generated from it. No I/O: `scripts/pulumi-schema.ts` writes it to `provider/schema.json`, and
+ * the plugin answers the engine's GetSchema with it.
+ */
+import {
+  type FieldSpec,
+  HANDLER_TYPES,
+  HANDLER_TYPE_NAMES,
+  NAME_MAX_LENGTH,
+  RULE_DESCRIPTIONS,
+} from "../sdk/catalog";
+import { type UpdateStrategy, UPDATE_STRATEGIES } from "./inputs";
+// The provider's settings and their environment fallbacks: imported here and nowhere else in this
+// module, so that one place follows them when they move.
+import { API_KEY_ENV, BASE_URL_ENV, DEFAULT_TIMEOUT_MS, TIMEOUT_ENV } from "../sdk/client-options";
+import { type CONFIG_KEYS, DEFAULT_MAX_RETRIES, MAX_RETRIES_ENV } from "./config";
+
+/** The package's name: the first part of every token, and the prefix of its config keys. */
+export const PACKAGE_NAME = "notification-handlers";
+/** The resource's type token. */
+export const NOTIFICATION_HANDLER_TOKEN = `${PACKAGE_NAME}:index:NotificationHandler`;
+/** The enum of handler types. */
+export const HANDLER_TYPE_TOKEN = `${PACKAGE_NAME}:index:HandlerType`;
+/** The enum of update strategies. */
+export const UPDATE_STRATEGY_TOKEN = `${PACKAGE_NAME}:index:UpdateStrategy`;
+/** The object type a lookup returns for one handler. */
+export const HANDLER_INFO_TOKEN = `${PACKAGE_NAME}:index:NotificationHandlerInfo`;
+/** The lookup of one handler by name. */
+export const GET_HANDLER_TOKEN = `${PACKAGE_NAME}:index:getNotificationHandler`;
+/** The lookup of every handler that matches a filter. */
+export const GET_HANDLERS_TOKEN = `${PACKAGE_NAME}:index:getNotificationHandlers`;
+
+/** A property (or a reference to a type) of the schema. */
+export interface PropertySpec {
+  type?: "string" | "integer" | "boolean" | "object" | "array";
+  $ref?: string;
+  items?: PropertySpec;
+  additionalProperties?: PropertySpec;
+  oneOf?: PropertySpec[];
+  description?: string;
+  secret?: boolean;
+  willReplaceOnChanges?: boolean;
+}
+
+/** Properties by name, with the names that must be set. */
+export interface ObjectSpec {
+  description?: string;
+  type?: "object";
+  properties: Record<string, PropertySpec>;
+  required?: string[];
+}
+
+/** An enum type of the schema. */
+export interface EnumSpec {
+  description: string;
+  type: "string";
+  enum: { name: string; value: string; description?: string }[];
+}
+
+/** A resource of the schema, the provider's own included: its inputs and its outputs. */
+export interface ResourceSpec {
+  description: string;
+  inputProperties: Record<string, PropertySpec>;
+  requiredInputs?: string[];
+  properties?: Record<string, PropertySpec>;
+  required?: string[];
+}
+
+/** A function (a lookup) of the schema. */
+export interface FunctionSpec {
+  description: string;
+  inputs: ObjectSpec;
+  outputs: ObjectSpec;
+}
+
+/** The package schema, as far as this package fills it in. */
+export interface PulumiPackageSchema {
+  name: string;
+  displayName: string;
+  description: string;
+  keywords: string[];
+  license: string;
+  config: { variables: Record<string, PropertySpec> };
+  provider: ResourceSpec;
+  types: Record<string, ObjectSpec | EnumSpec>;
+  resources: Record<string, ResourceSpec>;
+  functions: Record<string, FunctionSpec>;
+  language: Record<string, object>;
+}
+
+type SettingName = keyof typeof CONFIG_KEYS;
+
+/** Each provider setting's environment fallback, if it has one. */
+const SETTING_ENV: Record<SettingName, string | undefined> = {
+  baseUrl: BASE_URL_ENV,
+  apiKey: API_KEY_ENV,
+  updateStrategy: undefined,
+  requestTimeoutMs: TIMEOUT_ENV,
+  maxRetries: MAX_RETRIES_ENV,
+};
+
+const ref = (token: string): PropertySpec => ({ $ref: `#/types/${token}` });
+const described = (spec: PropertySpec, description: string): PropertySpec => ({ ...spec, description });
+
+/** `microsoft_teams` -> `MicrosoftTeams`, `in-place` -> `InPlace`: the SDKs' names of enum values. */
+function pascalCase(value: string): string {
+  return value
+    .split(/[-_]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("");
+}
+
+const UPDATE_STRATEGY_DESCRIPTIONS: Record<UpdateStrategy, string> = {
+  "in-place": "Update the handler in place.",
+  replace: "Create a new handler, then delete the old one.",
+};
+
+const UPDATE_STRATEGY_MEANING =
+  "How a change the API could apply in place is carried out: `in-place` updates the handler; " +
+  "`replace` creates a new handler, then deletes the old one (for deployed instances whose update is defective).";
+
+/** The provider's settings, as stack config variables and as the provider resource's inputs. */
+function settings(): Record<SettingName, PropertySpec> {
+  const fallback = (setting: SettingName): string => {
+    const env = SETTING_ENV[setting];
+    return env === undefined ? "" : ` Falls back to the \`${env}\` environment variable.`;
+  };
+  const specs: Record<SettingName, PropertySpec> = {
+    baseUrl: {
+      type: "string",
+      description: "The site's URL, such as `https://example.com` (the API lives under `/api/`).",
+    },
+    apiKey: {
+      type: "string",
+      secret: true,
+      description: "The API key of the account on that site; set it as a secret.",
+    },
+    // A plain string, not the enum: config variables are read with each language's getters of primitives.
+    updateStrategy: {
+      type: "string",
+      description: `${UPDATE_STRATEGY_MEANING} Default \`in-place\`; a resource's own \`updateStrategy\` overrides it.`,
+    },
+    requestTimeoutMs: {
+      type: "integer",
+      description: `Timeout of one request attempt, in milliseconds (default ${DEFAULT_TIMEOUT_MS}).`,
+    },
+    maxRetries: {
+      type: "integer",
+      description: `Retries of a request that may be retried, after the first attempt (default ${DEFAULT_MAX_RETRIES}; 0 fails at once).`,
+    },
+  };
+  // The fallbacks are described, not declared as `defaultInfo`: the provider reads the environment
+  // itself (provider/config.ts), so a generated SDK does not copy the key into the program's inputs.
+  for (const setting of Object.keys(specs) as SettingName[]) {
+    specs[setting] = described(specs[setting], `${specs[setting].description}${fallback(setting)}`);
+  }
+  return specs;
+}
+
+/** A catalog field as a property: a string, secret where the catalog says so. */
+function fieldProperty(type: string, spec: FieldSpec): PropertySpec {
+  const description =
+    `${spec.label}, for type \`${type}\` (required there, refused on other types): ` +
+    `${RULE_DESCRIPTIONS[spec.rule]}, at most ${spec.maxLength} characters.`;
+  return { type: "string", description, ...(spec.secret && { secret: true }) };
+}
+
+/** Every catalog field, by property name. */
+function fieldProperties(): Record<string, PropertySpec> {
+  return Object.fromEntries(
+    HANDLER_TYPE_NAMES.flatMap((type) =>
+      HANDLER_TYPES[type].fields.map((spec) => [spec.property, fieldProperty(type, spec)] as const),
+    ),
+  );
+}
+
+/** The resource's inputs, which its outputs repeat. */
+function handlerInputs(): Record<string, PropertySpec> {
+  return {
+    type: {
+      ...ref(HANDLER_TYPE_TOKEN),
+      description: "The handler type; changing it replaces the handler.",
+      willReplaceOnChanges: true,
+    },
+    name: {
+      type: "string",
+      description: `Display name, 1 to ${NAME_MAX_LENGTH} characters; defaults to the resource name.`,
+    },
+    isEnabled: {
+      type: "boolean",
+      description:
+        "Whether the handler is enabled (default true); an email handler waiting for confirmation counts as enabled.",
+    },
+    ...fieldProperties(),
+    adopt: {
+      oneOf: [{ type: "boolean" }, { type: "integer" }],
+      description:
+        "Take over an existing handler instead of creating one: `true` takes the one handler of the " +
+        "same name and type, an integer the handler of that id. Either is then brought to the desired state.",
+    },
+    updateStrategy: {
+      ...ref(UPDATE_STRATEGY_TOKEN),
+      description: `${UPDATE_STRATEGY_MEANING} Defaults to the provider's \`updateStrategy\`.`,
+    },
+  };
+}
+
+/** What the API reports of a handler: the resource's outputs beyond its inputs. */
+const REPORTED = {
+  handlerId: { type: "integer", description: "The handler's id in the API." },
+  pendingConfirmation: {
+    type: "boolean",
+    description: "True while an email handler waits for its address to be confirmed.",
+  },
+  settings: {
+    type: "object",
+    additionalProperties: { type: "string" },
+    secret: true,
+    description: "The type-specific settings as the API reports them, by form field name.",
+  },
+  lastDatetime: {
+    type: "string",
+    description: "Datetime of the last update (`Y-m-d H:i:s`); absent when never updated.",
+  },
+  datetime: { type: "string", description: "Creation datetime (`Y-m-d H:i:s`)." },
+} satisfies Record<string, PropertySpec>;
+
+/** A handler found by a lookup: what the API reports, with its type and name. */
+function handlerInfo(): ObjectSpec {
+  const { handlerId, ...reported } = REPORTED;
+  return {
+    description: "A notification handler as the API reports it.",
+    type: "object",
+    properties: {
+      handlerId,
+      // A site may hold types the catalog does not know, or none: a plain string, not the enum.
+      type: { type: "string", description: "The handler type; absent when the site stores none." },
+      name: { type: "string", description: "Display name." },
+      isEnabled: { type: "boolean", description: "Whether the handler is enabled." },
+      ...reported,
+    },
+    required: ["handlerId", "name", "isEnabled", "pendingConfirmation", "settings", "datetime"],
+  };
+}
+
+function notificationHandler(): ResourceSpec {
+  const inputs = handlerInputs();
+  return {
+    description:
+      "A notification handler of the Notification Handlers API: where alerts go (email, a chat, " +
+      "a webhook, a phone). Each type takes its own fields; secret fields stay encrypted in the state.",
+    inputProperties: inputs,
+    requiredInputs: ["type"],
+    properties: { ...inputs, ...REPORTED },
+    required: ["handlerId", "type", "name", "isEnabled", "pendingConfirmation", "settings", "datetime"],
+  };
+}
+
+function lookups(): Record<string, FunctionSpec> {
+  const type = described(ref(HANDLER_TYPE_TOKEN), "Only handlers of this type.");
+  return {
+    [GET_HANDLER_TOKEN]: {
+      description:
+        "The one handler with this name (and type, if given), read with the provider's settings; " +
+        "fails when there is none or more than one.",
+      inputs: {
+        properties: {
+          name: { type: "string", description: "Exact name (compared as the API stores it)." },
+          type,
+        },
+        required: ["name"],
+      },
+      outputs: handlerInfo(),
+    },
+    [GET_HANDLERS_TOKEN]: {
+      description:
+        "Every handler that matches the filters (all of the account's when none is given), read with the provider's settings.",
+      inputs: {
+        properties: {
+          name: { type: "string", description: "Exact name (compared as the API stores it)." },
+          search: { type: "string", description: "Case-insensitive part of the name." },
+          type,
+          isEnabled: { type: "boolean", description: "Only enabled, or only disabled, handlers." },
+        },
+      },
+      outputs: {
+        properties: {
+          handlers: {
+            type: "array",
+            items: ref(HANDLER_INFO_TOKEN),
+            description: "The handlers found, in the API's order.",
+          },
+        },
+        required: ["handlers"],
+      },
+    },
+  };
+}
+
+function types(): Record<string, ObjectSpec | EnumSpec> {
+  return {
+    [HANDLER_TYPE_TOKEN]: {
+      description: "A notification handler type.",
+      type: "string",
+      enum: HANDLER_TYPE_NAMES.map((value) => ({
+        name: pascalCase(value),
+        value,
+        description: HANDLER_TYPES[value].label,
+      })),
+    },
+    [UPDATE_STRATEGY_TOKEN]: {
+      description: "How a change the API could apply in place is carried out.",
+      type: "string",
+      enum: UPDATE_STRATEGIES.map((value) => ({
+        name: pascalCase(value),
+        value,
+        description: UPDATE_STRATEGY_DESCRIPTIONS[value],
+      })),
+    },
+    [HANDLER_INFO_TOKEN]: handlerInfo(),
+  };
+}
+
+/**
+ * The package schema, without a version: the plugin stamps its own version on it when it answers the
+ * engine, as Pulumi's providers do, so the committed file changes only with the catalog.
+ */
+export function pulumiSchema(): PulumiPackageSchema {
+  const config = settings();
+  return {
+    name: PACKAGE_NAME,
+    displayName: "Notification Handlers",
+    description: "Notification handlers of the Notification Handlers API as code.",
+    keywords: ["pulumi", "notifications", "category/utility", "kind/native"],
+    license: "Apache-2.0",
+    config: { variables: config },
+    provider: {
+      description:
+        "The provider: one site and one account on it. Declare one explicitly for another site or account than the stack's configuration.",
+      inputProperties: config,
+    },
+    types: types(),
+    resources: { [NOTIFICATION_HANDLER_TOKEN]: notificationHandler() },
+    functions: lookups(),
+    // No nodejs section: TypeScript and JavaScript programs use this package's own `NotificationHandler`
+    // (the dynamic provider), and a generated Node.js SDK would be a second, different one.
+    language: {
+      python: {
+        packageName: "pulumi_notification_handlers",
+        requires: { pulumi: ">=3.0.0,<4.0.0" },
+      },
+      go: {
+        importBasePath:
+          "github.com/notification-handlers/pulumi-notification-handlers/sdk/go/notificationhandlers",
+      },
+      // Not under `Pulumi`: NuGet reserves that prefix for Pulumi's own packages.
+      csharp: {
+        rootNamespace: "NotificationHandlers",
+        namespaces: { [PACKAGE_NAME]: "NotificationHandlers" },
+        packageReferences: { Pulumi: "3.*" },
+      },
+    },
+  };
+}
+
+/** The schema as the committed file holds it: pretty-printed, with a trailing newline. */
+export function pulumiSchemaJson(): string {
+  return `${JSON.stringify(pulumiSchema(), null, 2)}\n`;
+}

@@ -1,0 +1,169 @@
+/**
+ * The plugin's Pulumi package schema: committed as generated, in step with the catalog (every type in
+ * the enum, every secret field secret in the inputs and the outputs), with the provider (the inputs
+ * its check takes, the outputs it writes, the settings it reads), and whole (every `$ref` defined).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { CONFIG_KEYS } from "../../provider/config";
+import { UPDATE_STRATEGIES, checkInputs, outputsFrom, toLive } from "../../provider/inputs";
+import {
+  GET_HANDLERS_TOKEN,
+  GET_HANDLER_TOKEN,
+  HANDLER_INFO_TOKEN,
+  HANDLER_TYPE_TOKEN,
+  NOTIFICATION_HANDLER_TOKEN,
+  PACKAGE_NAME,
+  type EnumSpec,
+  type ObjectSpec,
+  type PropertySpec,
+  UPDATE_STRATEGY_TOKEN,
+  pulumiSchema,
+  pulumiSchemaJson,
+} from "../../provider/schema";
+import { SCHEMA_FILE } from "../../scripts/pulumi-schema";
+import { ALL_FIELDS, HANDLER_TYPES, HANDLER_TYPE_NAMES } from "../../sdk/catalog";
+import { NotificationHandler as ApiHandler } from "../../sdk/resources/handler-parsing";
+
+const ROOT = join(__dirname, "..", "..");
+const schema = pulumiSchema();
+const resource = schema.resources[NOTIFICATION_HANDLER_TOKEN];
+
+/** Every `$ref` anywhere in a value. */
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([key, v]) =>
+    key === "$ref" && typeof v === "string" ? [v] : refsIn(v),
+  );
+}
+
+const enumValues = (token: string): unknown[] =>
+  (schema.types[token] as EnumSpec | undefined)?.enum.map((e) => e.value) ?? [];
+
+/** A telegram handler as the API answers, for the provider's outputs and the lookups' results. */
+const live = toLive(
+  ApiHandler.parse({
+    id: 7,
+    type: "telegram",
+    name: "Ops",
+    settings: { telegram: "123:abc", telegram_chat_id: "-100" },
+    is_enabled: true,
+    last_datetime: null,
+    datetime: "2026-01-02 03:04:05",
+  }),
+);
+
+describe("the Pulumi package schema", () => {
+  it("is committed as the catalog makes it", () => {
+    const committed = readFileSync(join(ROOT, SCHEMA_FILE), "utf8");
+    expect(committed === pulumiSchemaJson(), `${SCHEMA_FILE} is stale: run "npm run provider:schema"`).toBe(
+      true,
+    );
+  });
+
+  it("leaves the version to the plugin, and has the package's license", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { license: string };
+    expect(schema).not.toHaveProperty("version");
+    expect(schema.license).toBe(pkg.license);
+    expect(schema.name).toBe(PACKAGE_NAME);
+  });
+
+  it("has every catalog type in the type enum, with its label", () => {
+    const handlerType = schema.types[HANDLER_TYPE_TOKEN] as EnumSpec;
+    expect(handlerType.enum.map((e) => e.value)).toEqual(HANDLER_TYPE_NAMES);
+    for (const value of handlerType.enum) {
+      expect(value.description).toBe(HANDLER_TYPES[value.value as keyof typeof HANDLER_TYPES].label);
+    }
+    expect(new Set(handlerType.enum.map((e) => e.name)).size).toBe(HANDLER_TYPE_NAMES.length);
+    expect(enumValues(UPDATE_STRATEGY_TOKEN)).toEqual(UPDATE_STRATEGIES);
+    expect(resource?.inputProperties.type?.$ref).toBe(`#/types/${HANDLER_TYPE_TOKEN}`);
+  });
+
+  it("has every catalog field as an input and an output, secret exactly where the catalog says", () => {
+    expect(ALL_FIELDS.some((f) => f.secret)).toBe(true);
+    for (const spec of ALL_FIELDS) {
+      for (const properties of [resource?.inputProperties, resource?.properties]) {
+        const property = properties?.[spec.property];
+        expect(property, spec.property).toBeDefined();
+        expect(property?.secret === true, spec.property).toBe(spec.secret);
+        expect(property?.description, spec.property).toContain(spec.label);
+        expect(property?.description, spec.property).toContain(`at most ${spec.maxLength} characters`);
+      }
+    }
+    expect(resource?.requiredInputs).toEqual(["type"]);
+  });
+
+  it("has the inputs the provider's check takes", () => {
+    for (const property of Object.keys(resource?.inputProperties ?? {})) {
+      const unknown = checkInputs({ type: "internal_notification", [property]: true }).filter((f) =>
+        f.reason.includes("is not a property"),
+      );
+      expect(unknown, property).toEqual([]);
+    }
+    // The control: a property the check does not know is reported.
+    expect(checkInputs({ type: "internal_notification", colour: "red" })).toContainEqual({
+      property: "colour",
+      reason: "is not a property of NotificationHandler",
+    });
+  });
+
+  it("has the outputs the provider writes, settings secret and no engine keys", () => {
+    const inputs = {
+      type: "telegram",
+      name: "Ops",
+      telegram: "123:abc",
+      telegramChatId: "-100",
+      adopt: true,
+      updateStrategy: "replace",
+      __provider: "engine's own",
+    };
+    const written = Object.keys(outputsFrom(inputs, live));
+    const declared = Object.keys(resource?.properties ?? {});
+    const fields = new Set(ALL_FIELDS.map((f) => f.property));
+    expect(written).not.toContain("__provider");
+    expect(written.filter((key) => !declared.includes(key))).toEqual([]);
+    expect(declared.filter((key) => !fields.has(key) && !written.includes(key))).toEqual([]);
+    expect(declared.some((key) => key.startsWith("__"))).toBe(false);
+    expect(resource?.properties?.settings?.secret).toBe(true);
+  });
+
+  it("has lookups that return what the provider's lookups return", () => {
+    const info = schema.types[HANDLER_INFO_TOKEN] as ObjectSpec;
+    expect(Object.keys(info.properties).sort()).toEqual(Object.keys(live).sort());
+    expect(info.properties.settings?.secret).toBe(true);
+    expect(schema.functions[GET_HANDLER_TOKEN]?.outputs).toEqual(info);
+    expect(schema.functions[GET_HANDLER_TOKEN]?.inputs.required).toEqual(["name"]);
+    expect(schema.functions[GET_HANDLERS_TOKEN]?.outputs.properties.handlers?.items?.$ref).toBe(
+      `#/types/${HANDLER_INFO_TOKEN}`,
+    );
+    // `connection` is the TypeScript lookups' own: with the plugin, an explicit provider does its work.
+    for (const fn of Object.values(schema.functions))
+      expect(fn.inputs.properties).not.toHaveProperty("connection");
+  });
+
+  it("has the provider's settings as config and provider inputs, the API key secret", () => {
+    for (const variables of [schema.config.variables, schema.provider.inputProperties]) {
+      expect(Object.keys(variables).map((name) => `${PACKAGE_NAME}:${name}`)).toEqual(
+        Object.values(CONFIG_KEYS),
+      );
+      expect(variables.apiKey?.secret).toBe(true);
+      expect(Object.values(variables).filter((v: PropertySpec) => v.secret === true)).toHaveLength(1);
+      expect(variables.apiKey?.description).toContain("NOTIFICATION_HANDLERS_API_KEY");
+      expect(variables.maxRetries?.description).toContain("NOTIFICATION_HANDLERS_MAX_RETRIES");
+    }
+  });
+
+  it("defines every type it refers to", () => {
+    const refs = refsIn(schema);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) {
+      expect(ref, ref).toMatch(/^#\/types\//);
+      expect(schema.types, ref).toHaveProperty([ref.slice("#/types/".length)]);
+    }
+    expect(refsIn({ a: [{ $ref: "#/types/x" }] })).toEqual(["#/types/x"]);
+  });
+});
