@@ -3,7 +3,9 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "server/dist/", "node_modules/", ".e2e-work/", ".demo-work/", "**/*.mjs", "**/*.cjs"] },
+  {
+    ignores: ["dist/", "server/dist/", "node_modules/", ".e2e-work/", ".demo-work/", "**/*.mjs", "**/*.cjs"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -11,11 +11,7 @@ import {
   NAME_MAX_LENGTH,
   RULE_DESCRIPTIONS,
 } from "../sdk/catalog";
-import { type UpdateStrategy, UPDATE_STRATEGIES } from "./inputs";
-// The provider's settings and their environment fallbacks: imported here and nowhere else in this
-// module, so that one place follows them when they move.
-import { API_KEY_ENV, BASE_URL_ENV, DEFAULT_TIMEOUT_MS, TIMEOUT_ENV } from "../sdk/client-options";
-import { type CONFIG_KEYS, DEFAULT_MAX_RETRIES, MAX_RETRIES_ENV } from "./config";
+import { type Setting, SETTINGS, type UpdateStrategy, UPDATE_STRATEGIES } from "../sdk/settings";
 
 /** The package's name: the first part of every token, and the prefix of its config keys. */
 export const PACKAGE_NAME = "notification-handlers";
@@ -90,17 +86,6 @@ export interface PulumiPackageSchema {
   language: Record<string, object>;
 }
 
-type SettingName = keyof typeof CONFIG_KEYS;
-
-/** Each provider setting's environment fallback, if it has one. */
-const SETTING_ENV: Record<SettingName, string | undefined> = {
-  baseUrl: BASE_URL_ENV,
-  apiKey: API_KEY_ENV,
-  updateStrategy: undefined,
-  requestTimeoutMs: TIMEOUT_ENV,
-  maxRetries: MAX_RETRIES_ENV,
-};
-
 const ref = (token: string): PropertySpec => ({ $ref: `#/types/${token}` });
 const described = (spec: PropertySpec, description: string): PropertySpec => ({ ...spec, description });
 
@@ -121,40 +106,29 @@ const UPDATE_STRATEGY_MEANING =
   "How a change the API could apply in place is carried out: `in-place` updates the handler; " +
   "`replace` creates a new handler, then deletes the old one (for deployed instances whose update is defective).";
 
-/** The provider's settings, as stack config variables and as the provider resource's inputs. */
-function settings(): Record<SettingName, PropertySpec> {
-  const fallback = (setting: SettingName): string => {
-    const env = SETTING_ENV[setting];
-    return env === undefined ? "" : ` Falls back to the \`${env}\` environment variable.`;
-  };
-  const specs: Record<SettingName, PropertySpec> = {
-    baseUrl: {
-      type: "string",
-      description: "The site's URL, such as `https://example.com` (the API lives under `/api/`).",
-    },
-    apiKey: {
-      type: "string",
-      secret: true,
-      description: "The API key of the account on that site; set it as a secret.",
-    },
-    // A plain string, not the enum: config variables are read with each language's getters of primitives.
-    updateStrategy: {
-      type: "string",
-      description: `${UPDATE_STRATEGY_MEANING} Default \`in-place\`; a resource's own \`updateStrategy\` overrides it.`,
-    },
-    requestTimeoutMs: {
-      type: "integer",
-      description: `Timeout of one request attempt, in milliseconds (default ${DEFAULT_TIMEOUT_MS}).`,
-    },
-    maxRetries: {
-      type: "integer",
-      description: `Retries of a request that may be retried, after the first attempt (default ${DEFAULT_MAX_RETRIES}; 0 fails at once).`,
-    },
-  };
-  // The fallbacks are described, not declared as `defaultInfo`: the provider reads the environment
-  // itself (provider/config.ts), so a generated SDK does not copy the key into the program's inputs.
-  for (const setting of Object.keys(specs) as SettingName[]) {
-    specs[setting] = described(specs[setting], `${specs[setting].description}${fallback(setting)}`);
+/**
+ * The provider's settings, as stack config variables and as the provider resource's inputs: every
+ * setting of the table with a configuration key, named by the key without the package's prefix.
+ */
+function settings(): Record<string, PropertySpec> {
+  const specs: Record<string, PropertySpec> = {};
+  for (const setting of Object.values(SETTINGS) as Setting<string | number>[]) {
+    if (setting.configKey === undefined) continue;
+    const name = setting.configKey.slice(`${PACKAGE_NAME}:`.length);
+    // The fallbacks are described, not declared as `defaultInfo`: the provider reads the environment
+    // itself, so a generated SDK does not copy the value into the program's inputs.
+    const parts = [
+      `${setting.description.charAt(0).toUpperCase()}${setting.description.slice(1)}; must be ${setting.rule.description}.`,
+      setting.default === undefined ? "" : ` Default \`${setting.default}\`.`,
+      setting.env === undefined ? "" : ` Falls back to the \`${setting.env}\` environment variable.`,
+    ];
+    specs[name] = {
+      // A plain string for the strategy, not the enum: config variables are read with each
+      // language's getters of primitives.
+      type: typeof setting.default === "number" ? "integer" : "string",
+      ...(setting.secret ? { secret: true } : {}),
+      description: parts.join(""),
+    };
   }
   return specs;
 }

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { CONFIG_KEYS } from "../../provider/config";
-import { UPDATE_STRATEGIES, checkInputs, outputsFrom, toLive } from "../../provider/inputs";
+import { checkInputs, outputsFrom, toLive } from "../../provider/inputs";
+import { UPDATE_STRATEGIES } from "../../sdk/settings";
 import {
   GET_HANDLERS_TOKEN,
   GET_HANDLER_TOKEN,
