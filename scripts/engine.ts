@@ -16,9 +16,12 @@
  * (`scripts/language-host`), from a bin folder of the checkout's own beside the cached CLI (see
  * docs/engine.md#the-language-host). Inline programs run through the Automation API need none.
  *
+ * Pulumi YAML programs need `pulumi-language-yaml`: an installed one wins; else the one built from
+ * its Go module at {@link YAML_HOST_VERSION} and cached, placed next to the cached CLI.
+ *
  * Run as a script, it prints the folders to put first on PATH, joined with the path delimiter: the
- * engine's bin folder, the language host's folder when it is elsewhere, and the folder of the Node.js
- * that runs the script (npm scripts run the project's pinned Node.js).
+ * engine's bin folder, the language hosts' folders when they are elsewhere, and the folder of the
+ * Node.js that runs the script (npm scripts run the project's pinned Node.js).
  */
 import { execFile, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -33,6 +36,10 @@ const run = promisify(execFile);
 const CLI_MODULE = "github.com/pulumi/pulumi/pkg/v3";
 const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
 const LANGUAGE_HOST = "pulumi-language-nodejs";
+const YAML_HOST = "pulumi-language-yaml";
+const YAML_HOST_MODULE = "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml";
+/** The Pulumi YAML release whose language host is built when none is installed. */
+export const YAML_HOST_VERSION = "v1.25.0";
 // The project's own host, compiled, relative to the checkout; its launchers name it.
 const PROJECT_HOST_MARK = "dist/scripts/language-host/main.js";
 // pkg/v3's go.mod replaces this module; a build outside the Pulumi repository has to repeat it.
@@ -51,6 +58,8 @@ export interface Engine {
   source: "path" | "cache" | "built";
   /** The Node.js language host, which `pulumi up` in a project folder runs the program with. */
   languageHost: LanguageHost;
+  /** The folder of Pulumi YAML's language host, when it was asked for and is not in `binDir`. */
+  yamlHostDir?: string;
 }
 
 /** Which `pulumi-language-nodejs` the CLI will find first on PATH. */
@@ -65,6 +74,7 @@ interface LanguageHost {
 export function enginePath(engine: Engine): string[] {
   const dirs = [engine.binDir];
   if (engine.languageHost.dir !== engine.binDir) dirs.push(engine.languageHost.dir);
+  if (engine.yamlHostDir !== undefined) dirs.push(engine.yamlHostDir);
   dirs.push(dirname(process.execPath));
   return dirs;
 }
@@ -77,6 +87,8 @@ interface EnsureEngineOptions {
   log?: (line: string) => void;
   /** Ignore a `pulumi` on PATH. */
   ignorePath?: boolean;
+  /** Also make Pulumi YAML's language host available (minutes the first time it is built). */
+  yaml?: boolean;
 }
 
 /** The user's cache folder. */
@@ -128,16 +140,22 @@ async function lockedPulumiVersion(projectRoot: string): Promise<string> {
   return version;
 }
 
-function goEnv(): NodeJS.ProcessEnv {
+function goEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   // The release build is static (CGO off). GOTOOLCHAIN stays as the machine has it, so an older Go
   // can fetch the toolchain the modules ask for from the module proxy.
-  return { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=mod -buildvcs=false" };
+  return { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=mod -buildvcs=false", ...extra };
 }
 
 /** Runs a command, forwarding a summary of its output to `log`; rejects with its stderr tail. */
-function runLogged(command: string, args: string[], cwd: string, log: (line: string) => void): Promise<void> {
+function runLogged(
+  command: string,
+  args: string[],
+  cwd: string,
+  log: (line: string) => void,
+  env: NodeJS.ProcessEnv = goEnv(),
+): Promise<void> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env: goEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     const tail: string[] = [];
     let downloads = 0;
     const onLine = (line: string): void => {
@@ -416,16 +434,52 @@ async function findLanguageHost(
   };
 }
 
-/** Finds or builds the Pulumi engine and its language host; see the file comment for the order. */
+/**
+ * The folder of Pulumi YAML's language host: an installed one (next to an installed CLI, or on PATH)
+ * wins; else the one built by `go install` from its module at {@link YAML_HOST_VERSION}, cached.
+ */
+async function yamlHostDir(cli: CliFound, log: (line: string) => void): Promise<string> {
+  if (cli.source === "path" && existsSync(join(cli.binDir, YAML_HOST))) return cli.binDir;
+  const installed = await which(YAML_HOST, (path) => !path.startsWith(cacheRoot()));
+  if (installed !== undefined) return dirname(installed);
+  const dir = join(cacheRoot(), `yaml-${YAML_HOST_VERSION}`, "bin");
+  if (existsSync(join(dir, YAML_HOST))) return dir;
+  return withLock(async () => {
+    if (existsSync(join(dir, YAML_HOST))) return dir;
+    log(`Building ${YAML_HOST} ${YAML_HOST_VERSION} from its Go module (minutes the first time)...`);
+    await mkdir(dir, { recursive: true });
+    // `go install module@version` builds outside any module, so it takes no -mod flag.
+    const env = goEnv({ GOBIN: dir, GOFLAGS: "-buildvcs=false" });
+    await runLogged(
+      "go",
+      ["install", "-trimpath", `${YAML_HOST_MODULE}@${YAML_HOST_VERSION}`],
+      cacheRoot(),
+      log,
+      env,
+    );
+    return dir;
+  }, log);
+}
+
+/** Finds or builds the Pulumi engine and its language hosts; see the file comment for the order. */
 export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<Engine> {
   const projectRoot = resolve(options.projectRoot ?? join(__dirname, "..", ".."));
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const cli = await ensureCli(projectRoot, options, log);
-  return findLanguageHost(cli, projectRoot, log);
+  const engine = await findLanguageHost(cli, projectRoot, log);
+  if (options.yaml !== true) return engine;
+  const yamlDir = await yamlHostDir(cli, log);
+  if (yamlDir === engine.binDir) return engine;
+  // Next to a CLI of the cache, as an installed Pulumi has it: the CLI then finds it without a warning.
+  if (engine.languageHost.source === "project" && cli.source !== "path") {
+    await place(join(yamlDir, YAML_HOST), join(engine.binDir, YAML_HOST));
+    return engine;
+  }
+  return { ...engine, yamlHostDir: yamlDir };
 }
 
 if (require.main === module) {
-  ensureEngine().then(
+  ensureEngine({ yaml: true }).then(
     (engine) => {
       const host = engine.languageHost.source === "installed" ? "the installed one" : "the project's own";
       process.stderr.write(
