@@ -39,29 +39,57 @@ export interface Connection {
 }
 
 /** Reads a config key; an empty value counts as unset. */
-type ConfigGetter = (key: string) => string | undefined;
+export type ConfigGetter = (key: string) => string | undefined;
 
 const nonBlank = (value: string | undefined): string | undefined =>
   value === undefined || value.trim() === "" ? undefined : value;
 
 /** The settings from stack config, each key falling back to its environment variable. */
 export function readSettings(get: ConfigGetter): ProviderSettings {
-  const strategy = nonBlank(get(CONFIG_KEYS.updateStrategy));
-  if (strategy !== undefined && !UPDATE_STRATEGIES.includes(strategy as UpdateStrategy)) {
-    throw new Error(
-      `${CONFIG_KEYS.updateStrategy} must be one of ${UPDATE_STRATEGIES.map((s) => `"${s}"`).join(", ")} (got ${JSON.stringify(strategy)})`,
-    );
-  }
-  const timeout = wholeNumber(get, CONFIG_KEYS.requestTimeoutMs, TIMEOUT_ENV, 1, "milliseconds");
-  const retries = wholeNumber(get, CONFIG_KEYS.maxRetries, MAX_RETRIES_ENV, 0, "retries");
   return {
     baseUrl: nonBlank(get(CONFIG_KEYS.baseUrl)) ?? nonBlank(process.env[BASE_URL_ENV]),
     apiKey: nonBlank(get(CONFIG_KEYS.apiKey)) ?? nonBlank(process.env[API_KEY_ENV]),
-    updateStrategy: (strategy as UpdateStrategy | undefined) ?? "in-place",
-    timeoutMs: timeout,
-    maxRetries: retries ?? DEFAULT_MAX_RETRIES,
+    updateStrategy: CHECKED_SETTINGS.updateStrategy(get) ?? "in-place",
+    timeoutMs: CHECKED_SETTINGS.requestTimeoutMs(get),
+    maxRetries: CHECKED_SETTINGS.maxRetries(get) ?? DEFAULT_MAX_RETRIES,
   };
 }
+
+/** A failed configuration check: the key (without the namespace) and the rule it breaks. */
+export interface SettingFailure {
+  key: keyof typeof CONFIG_KEYS;
+  reason: string;
+}
+
+/** Every setting that breaks its rule, each named, where {@link readSettings} stops at the first. */
+export function settingsFailures(get: ConfigGetter): SettingFailure[] {
+  const failures: SettingFailure[] = [];
+  for (const [key, read] of Object.entries(CHECKED_SETTINGS)) {
+    try {
+      read(get);
+    } catch (error) {
+      failures.push({ key: key as SettingFailure["key"], reason: (error as Error).message });
+    }
+  }
+  return failures;
+}
+
+/** The settings with a rule, each read (and checked) on its own; each throws naming its key and rule. */
+const CHECKED_SETTINGS = {
+  updateStrategy: (get: ConfigGetter): UpdateStrategy | undefined => {
+    const strategy = nonBlank(get(CONFIG_KEYS.updateStrategy));
+    if (strategy !== undefined && !UPDATE_STRATEGIES.includes(strategy as UpdateStrategy)) {
+      throw new Error(
+        `${CONFIG_KEYS.updateStrategy} must be one of ${UPDATE_STRATEGIES.map((s) => `"${s}"`).join(", ")} (got ${JSON.stringify(strategy)})`,
+      );
+    }
+    return strategy as UpdateStrategy | undefined;
+  },
+  requestTimeoutMs: (get: ConfigGetter): number | undefined =>
+    wholeNumber(get, CONFIG_KEYS.requestTimeoutMs, TIMEOUT_ENV, 1, "milliseconds"),
+  maxRetries: (get: ConfigGetter): number | undefined =>
+    wholeNumber(get, CONFIG_KEYS.maxRetries, MAX_RETRIES_ENV, 0, "retries"),
+} as const;
 
 /** A whole-number setting of at least `min`, from its config key or else its environment variable. */
 function wholeNumber(

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 
-import { CONFIG_KEYS, readSettings } from "../../provider/config";
+import { CONFIG_KEYS, readSettings, settingsFailures } from "../../provider/config";
 
 // The files of a worker share its process: the variables are put back after each test.
 const VARIABLES = ["NOTIFICATION_HANDLERS_TIMEOUT_MS", "NOTIFICATION_HANDLERS_MAX_RETRIES"] as const;
@@ -57,5 +57,30 @@ describe("the retries setting", () => {
         /notification-handlers:maxRetries \(or NOTIFICATION_HANDLERS_MAX_RETRIES\) must be a whole number of retries/,
       );
     }
+  });
+});
+
+describe("the settings' failures", () => {
+  it("name every key that breaks its rule, where readSettings stops at the first", () => {
+    delete process.env.NOTIFICATION_HANDLERS_TIMEOUT_MS;
+    delete process.env.NOTIFICATION_HANDLERS_MAX_RETRIES;
+    const values = config({
+      [CONFIG_KEYS.updateStrategy]: "sideways",
+      [CONFIG_KEYS.maxRetries]: "-1",
+      [CONFIG_KEYS.requestTimeoutMs]: "1000",
+    });
+    expect(settingsFailures(values)).toEqual([
+      {
+        key: "updateStrategy",
+        reason: 'notification-handlers:updateStrategy must be one of "in-place", "replace" (got "sideways")',
+      },
+      {
+        key: "maxRetries",
+        reason:
+          'notification-handlers:maxRetries (or NOTIFICATION_HANDLERS_MAX_RETRIES) must be a whole number of retries (got "-1")',
+      },
+    ]);
+    expect(() => readSettings(values)).toThrow(settingsFailures(values)[0]?.reason);
+    expect(settingsFailures(config({ [CONFIG_KEYS.updateStrategy]: "replace" }))).toEqual([]);
   });
 });
