@@ -1,13 +1,14 @@
 /**
- * Loaded first by `./runtime`: turns on Node's on-disk compile cache before the provider's modules
- * load. Every `pulumi preview` and `pulumi up` starts a new dynamic-provider process, which compiles
- * the client, undici and zod again before it answers the engine's first call; with the cache that
- * start costs about a third less. The cache lives where Node keeps it by default
- * (`NODE_COMPILE_CACHE`, else the system's temporary folder); `NODE_DISABLE_COMPILE_CACHE=1` turns
- * it off. A Node.js without the API, or a folder that cannot be written, only means no cache.
+ * Loaded first by `./runtime` and by the plugin's `./plugin/main`: turns on Node's on-disk compile
+ * cache before the provider's modules load. Every `pulumi preview` and `pulumi up` starts a new
+ * provider process, which compiles the client, undici and zod again before it answers the engine's
+ * first call; with the cache that start costs about a third less. The cache lives where Node keeps
+ * it by default (`NODE_COMPILE_CACHE`, else the system's temporary folder);
+ * `NODE_DISABLE_COMPILE_CACHE=1` turns it off. A Node.js without the API, or a folder that cannot
+ * be written, only means no cache.
  *
  * The engine ends the process with a signal, before Node would write the cache at exit, so it is
- * written once the modules that load with `./runtime` have loaded.
+ * written once the modules that load with it have loaded.
  */
 import * as nodeModule from "node:module";
 

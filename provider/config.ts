@@ -36,20 +36,52 @@ export interface Connection {
 /** Reads a config key; an empty value counts as unset. */
 export type ConfigGetter = (key: string) => string | undefined;
 
+/** Each setting of the provider, by its name in {@link CONFIG_KEYS}. */
+const PROVIDER_SETTINGS = {
+  baseUrl: SETTINGS.baseUrl,
+  apiKey: SETTINGS.apiKey,
+  updateStrategy: SETTINGS.updateStrategy,
+  requestTimeoutMs: SETTINGS.requestTimeoutMs,
+  maxRetries: SETTINGS.providerMaxRetries,
+} as const;
+
+/** Where a setting of the provider is read from: its config key, then its environment variable. */
+const from = <T>(setting: Setting<T> & { configKey: string }, get: ConfigGetter, env: Environment) => ({
+  name: setting.configKey,
+  value: get(setting.configKey),
+  env,
+});
+
 /** The settings from stack config, each key falling back to its environment variable, then its default. */
 export function readSettings(get: ConfigGetter, env: Environment = process.env): ProviderSettings {
-  const from = <T>(setting: Setting<T> & { configKey: string }) => ({
-    name: setting.configKey,
-    value: get(setting.configKey),
-    env,
-  });
+  const { baseUrl, apiKey, updateStrategy, requestTimeoutMs, maxRetries } = PROVIDER_SETTINGS;
   return {
-    baseUrl: readSetting(SETTINGS.baseUrl, from(SETTINGS.baseUrl)),
-    apiKey: readSetting(SETTINGS.apiKey, from(SETTINGS.apiKey)),
-    updateStrategy: readSetting(SETTINGS.updateStrategy, from(SETTINGS.updateStrategy)),
-    timeoutMs: readSetting(SETTINGS.requestTimeoutMs, from(SETTINGS.requestTimeoutMs)),
-    maxRetries: readSetting(SETTINGS.providerMaxRetries, from(SETTINGS.providerMaxRetries)),
+    baseUrl: readSetting(baseUrl, from(baseUrl, get, env)),
+    apiKey: readSetting(apiKey, from(apiKey, get, env)),
+    updateStrategy: readSetting(updateStrategy, from(updateStrategy, get, env)),
+    timeoutMs: readSetting(requestTimeoutMs, from(requestTimeoutMs, get, env)),
+    maxRetries: readSetting(maxRetries, from(maxRetries, get, env)),
   };
+}
+
+/** A failed configuration check: the key (without the namespace) and the rule it breaks. */
+export interface SettingFailure {
+  key: keyof typeof CONFIG_KEYS;
+  reason: string;
+}
+
+/** Every setting that breaks its rule, each named, where {@link readSettings} stops at the first. */
+export function settingsFailures(get: ConfigGetter, env: Environment = process.env): SettingFailure[] {
+  const failures: SettingFailure[] = [];
+  for (const [key, setting] of Object.entries(PROVIDER_SETTINGS)) {
+    try {
+      const checked = setting as Setting<unknown> & { configKey: string };
+      readSetting(checked, from(checked, get, env));
+    } catch (error) {
+      failures.push({ key: key as SettingFailure["key"], reason: (error as Error).message });
+    }
+  }
+  return failures;
 }
 
 /** The options of a connection's client under these settings: the provider's and the lookups' alike. */

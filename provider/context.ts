@@ -7,6 +7,7 @@
  */
 import { NotificationHandlersClient } from "../sdk/client";
 import { Account } from "./account";
+import { Cancellation } from "./cancellation";
 import {
   type Connection,
   type ProviderSettings,
@@ -64,9 +65,9 @@ export class SiteContext {
     this.readBack = new ReadBack(() => this.api(), this.account, batchWindowMs, batchMaxWaitMs);
   }
 
-  /** The API, built on first use. */
+  /** The API, built on first use; after a cancel it starts no write. */
   api(): HandlersApi {
-    this.handlers ??= this.buildApi();
+    this.handlers ??= this.provider.cancellation.guardWrites(this.buildApi());
     return this.handlers;
   }
 
@@ -86,6 +87,8 @@ export class ProviderContext {
   /** The configuration `configure()` read; the environment until then. */
   settings: ProviderSettings = readSettings(() => undefined);
   readonly note: Note;
+  /** The engine's cancel: the clients stop retrying and no new write starts. */
+  readonly cancellation = new Cancellation();
 
   private readonly sites = new Map<string, SiteContext>();
   private readonly buildApi: (connection: Connection, settings: ProviderSettings) => HandlersApi;
@@ -94,7 +97,9 @@ export class ProviderContext {
 
   constructor(options: ProviderContextOptions = {}) {
     this.note = options.note ?? noteToStderr;
-    this.buildApi = options.api ?? ((connection, settings) => clientFor(connection, settings, this.note));
+    this.buildApi =
+      options.api ??
+      ((connection, settings) => clientFor(connection, settings, this.note, this.cancellation.sleep));
     this.batchWindowMs = options.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS;
     this.batchMaxWaitMs = options.batchMaxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   }
@@ -133,11 +138,17 @@ export class ProviderContext {
   }
 }
 
-function clientFor(connection: Connection, settings: ProviderSettings, note: Note): HandlersApi {
+function clientFor(
+  connection: Connection,
+  settings: ProviderSettings,
+  note: Note,
+  sleep: (ms: number) => Promise<void>,
+): HandlersApi {
   let client: NotificationHandlersClient | undefined = undefined;
   const notePacing = pacingNotes(note, () => client?.stats);
   client = new NotificationHandlersClient({
     ...clientOptions(connection, settings),
+    sleep,
     logger: { info: () => notePacing(), warn: note, error: note },
   });
   return client.notificationHandlers;

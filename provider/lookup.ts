@@ -7,26 +7,15 @@
 import * as pulumi from "@pulumi/pulumi";
 
 import type { HandlerType } from "../sdk/catalog";
-import { equalAfterCleaning } from "../sdk/cleaning";
-import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
-import type { NotificationHandlerListParams } from "../sdk";
-import { type LiveHandler, toLive } from "./inputs";
+import { type NotificationHandlerFilter, findHandler, findHandlers } from "./handler-queries";
+import type { LiveHandler } from "./inputs";
 import { type LookupOptions, lookupClient } from "./lookup-client";
+
+export type { NotificationHandlerFilter } from "./handler-queries";
+export type { LookupOptions } from "./lookup-client";
 
 /** A handler found by a lookup, as the API reports it: the provider's view of a live handler. */
 export type NotificationHandlerInfo = LiveHandler;
-
-/** Filters of {@link getNotificationHandlers}. */
-export interface NotificationHandlerFilter {
-  /** Exact name (compared as the API stores it). */
-  name?: string;
-  /** Case-insensitive part of the name. */
-  search?: string;
-  type?: HandlerType;
-  isEnabled?: boolean;
-}
-
-export type { LookupOptions } from "./lookup-client";
 
 /**
  * {@link LookupOptions} of the Output forms: each may be an Input (the key from a secret config, say),
@@ -44,23 +33,7 @@ export async function getNotificationHandlers(
 ): Promise<NotificationHandlerInfo[]> {
   const client = lookupClient(options);
   try {
-    const params: NotificationHandlerListParams = { results_per_page: MAX_RESULTS_PER_PAGE };
-    // An exact name is compared below, not searched for: deployed instances search the stored
-    // (cleaned) name, which differs from the program's where it has quotes or tags.
-    if (filter.search !== undefined) params.search = filter.search;
-    if (filter.type !== undefined) params.type = filter.type;
-    if (filter.isEnabled !== undefined) params.is_enabled = filter.isEnabled;
-    const found: NotificationHandlerInfo[] = [];
-    for await (const handler of client.notificationHandlers.list(params)) {
-      // Some deployed versions ignore list filters: apply them again here.
-      if (filter.type !== undefined && handler.type !== filter.type) continue;
-      if (filter.isEnabled !== undefined && handler.is_enabled !== filter.isEnabled) continue;
-      if (filter.name !== undefined && !equalAfterCleaning("name", filter.name, handler.name)) continue;
-      if (filter.search !== undefined && !handler.name.toLowerCase().includes(filter.search.toLowerCase()))
-        continue;
-      found.push(toLive(handler));
-    }
-    return found;
+    return await findHandlers(client.notificationHandlers, filter);
   } finally {
     await client.close();
   }
@@ -71,15 +44,12 @@ export async function getNotificationHandler(
   args: { name: string; type?: HandlerType },
   options: LookupOptions = {},
 ): Promise<NotificationHandlerInfo> {
-  const found = await getNotificationHandlers(args, options);
-  const what = `${JSON.stringify(args.name)}${args.type === undefined ? "" : ` of type ${args.type}`}`;
-  if (found.length === 0) throw new Error(`no notification handler named ${what}`);
-  if (found.length > 1) {
-    throw new Error(
-      `${found.length} notification handlers are named ${what} (ids ${found.map((h) => h.handlerId).join(", ")})`,
-    );
+  const client = lookupClient(options);
+  try {
+    return await findHandler(client.notificationHandlers, args);
+  } finally {
+    await client.close();
   }
-  return found[0] as NotificationHandlerInfo;
 }
 
 /** Arguments of {@link getNotificationHandlerOutput}. */

@@ -39,6 +39,14 @@ import { createHandler, deleteHandler, updateHandler } from "./writes";
 /** Inputs that decide what is sent to the API. */
 const API_PROPERTIES = ["type", "name", "isEnabled", "updateStrategy", ...ALL_FIELDS.map((f) => f.property)];
 
+/**
+ * A diff's result, and each property it found changed (drifted in the API or edited in the program):
+ * the plugin reports them one by one, which the dynamic provider's protocol cannot carry.
+ */
+export interface HandlerDiff extends pulumi.dynamic.DiffResult {
+  changed: string[];
+}
+
 function handlerId(id: pulumi.ID): number {
   const n = Number(id);
   if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`"${id}" is not a notification handler id`);
@@ -62,10 +70,15 @@ export async function diff(
   id: pulumi.ID,
   olds: HandlerInputs,
   news: HandlerInputs,
-): Promise<pulumi.dynamic.DiffResult> {
+): Promise<HandlerDiff> {
   const n = handlerId(id);
   if (explicitConnection(news) === UNKNOWN_CONNECTION) {
-    return { changes: true, replaces: ["connection"], deleteBeforeReplace: false };
+    return {
+      changes: true,
+      replaces: [CONNECTION_PROPERTY],
+      deleteBeforeReplace: false,
+      changed: [CONNECTION_PROPERTY],
+    };
   }
   const site = ctx.site(news);
   const from = previousConnection(ctx, olds);
@@ -75,7 +88,12 @@ export async function diff(
         "it will be created there, then deleted from the old site",
     );
     site.replacements.add(inputsKey(news));
-    return { changes: true, replaces: [CONNECTION_PROPERTY], deleteBeforeReplace: false };
+    return {
+      changes: true,
+      replaces: [CONNECTION_PROPERTY],
+      deleteBeforeReplace: false,
+      changed: [CONNECTION_PROPERTY],
+    };
   }
   site.account.claim(n); // managed by this resource: no other resource may adopt it
   const live = await site.account.byId(n);
@@ -83,13 +101,14 @@ export async function diff(
     const name = typeof olds.name === "string" ? olds.name : desiredFrom(news).name;
     ctx.note(formatDriftNote({ kind: "gone", id: n, name }));
     site.replacements.add(inputsKey(news));
-    return { changes: true, replaces: ["handlerId"], deleteBeforeReplace: false };
+    return { changes: true, replaces: ["handlerId"], deleteBeforeReplace: false, changed: ["handlerId"] };
   }
   // A value known only at apply time cannot be compared yet: the engine shows a possible change.
-  if (API_PROPERTIES.some((p) => news[p] === UNKNOWN)) {
+  const unknown = API_PROPERTIES.filter((p) => news[p] === UNKNOWN);
+  if (unknown.length > 0) {
     return news.type === UNKNOWN || news.updateStrategy === UNKNOWN
-      ? { changes: true, replaces: ["type"], deleteBeforeReplace: false }
-      : { changes: true };
+      ? { changes: true, replaces: ["type"], deleteBeforeReplace: false, changed: unknown }
+      : { changes: true, changed: unknown };
   }
   const desired = desiredFrom(news);
   const drift = differences(desired, live);
@@ -98,14 +117,14 @@ export async function diff(
   // state records it, the API is not touched.
   if (JSON.stringify(olds.connection ?? null) !== JSON.stringify(news.connection ?? null))
     changed.push(CONNECTION_PROPERTY);
-  if (changed.length === 0) return { changes: false };
+  if (changed.length === 0) return { changes: false, changed };
   // The live handler already is what the program wants (edited to match, say): record the new
   // inputs without touching it; update() then sends nothing.
-  if (drift.length === 0) return { changes: true, replaces: [] };
+  if (drift.length === 0) return { changes: true, replaces: [], changed };
   ctx.note(formatDriftNote({ kind: "differs", id: n, name: desired.name, fields: drift }));
   const replace = changed.includes("type") || ctx.strategyOf(news) === "replace";
   if (replace) site.replacements.add(inputsKey(news));
-  return { changes: true, replaces: replace ? changed : [], deleteBeforeReplace: false };
+  return { changes: true, replaces: replace ? changed : [], deleteBeforeReplace: false, changed };
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 import type { UpdateStrategy } from "../sdk/settings";
 import { PROVIDER_KEY, PROVIDER_SOURCE } from "./provider";
 import { RESOURCE_TYPE } from "./resource-type";
+import { SECRET_INPUTS, SECRET_OUTPUTS } from "./secret-properties";
 
 type FieldSpecOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number];
 type AnyProperty = PropertyOf<HandlerType>;
@@ -74,9 +75,6 @@ export type NotificationHandlerArgs = { [T in HandlerType]: NotificationHandlerA
 
 /** Options of a `NotificationHandler`. */
 export type NotificationHandlerOptions = pulumi.CustomResourceOptions;
-
-const SECRET_PROPERTIES: string[] = ALL_FIELDS.filter((f) => f.secret).map((f) => f.property);
-const SECRET_INPUTS: string[] = [...SECRET_PROPERTIES, "connection"];
 
 /** The outputs of every handler, whatever its type. */
 const COMMON_OUTPUTS = [
@@ -214,7 +212,7 @@ export class NotificationHandler extends pulumi.CustomResource {
         NotificationHandler.__pulumiType,
         name,
         props,
-        pulumi.mergeOptions(opts, { additionalSecretOutputs: ["settings", ...SECRET_INPUTS] }),
+        pulumi.mergeOptions(opts, { additionalSecretOutputs: [...SECRET_OUTPUTS] }),
       );
     } finally {
       Error.stackTraceLimit = stackTraceLimit;

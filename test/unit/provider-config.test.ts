@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { CONFIG_KEYS, readSettings } from "../../provider/config";
+import { CONFIG_KEYS, readSettings, settingsFailures } from "../../provider/config";
 import { SETTINGS } from "../../sdk/settings";
 
 const config =
@@ -111,5 +111,28 @@ describe("the API key setting", () => {
     const env = { NOTIFICATION_HANDLERS_API_KEY: "env-key" };
     expect(readSettings(config({ [CONFIG_KEYS.apiKey]: " nh_key " }), env).apiKey).toBe("nh_key");
     expect(readSettings(config({}), env).apiKey).toBe("env-key");
+  });
+});
+
+describe("the settings' failures", () => {
+  it("name every key that breaks its rule, where readSettings stops at the first", () => {
+    const values = config({
+      [CONFIG_KEYS.updateStrategy]: "sideways",
+      [CONFIG_KEYS.maxRetries]: "-1",
+      [CONFIG_KEYS.requestTimeoutMs]: "1000",
+    });
+    expect(settingsFailures(values, {})).toEqual([
+      {
+        key: "updateStrategy",
+        reason: 'notification-handlers:updateStrategy must be one of "in-place", "replace" (got "sideways")',
+      },
+      {
+        key: "maxRetries",
+        reason:
+          'notification-handlers:maxRetries (or NOTIFICATION_HANDLERS_MAX_RETRIES) must be a whole number of retries (got "-1")',
+      },
+    ]);
+    expect(() => readSettings(values, {})).toThrow(settingsFailures(values, {})[0]?.reason);
+    expect(settingsFailures(config({ [CONFIG_KEYS.updateStrategy]: "replace" }), {})).toEqual([]);
   });
 });

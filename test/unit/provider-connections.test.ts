@@ -121,7 +121,7 @@ describe("resources on several connections", () => {
       b.outs,
       email("Ops", { connection: PRODUCTION }),
     );
-    expect(onStaging).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(onStaging).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false, changed: ["name"] });
     expect(onProduction).toMatchObject({ changes: true, replaces: ["handlerId"] });
     expect(next.notes.join("\n")).toContain('name: live "Renamed on staging", desired "Ops"');
     expect(next.notes.join("\n")).toContain(`handler ${b.id} ("Ops") no longer exists in the API`);
@@ -134,7 +134,12 @@ describe("resources on several connections", () => {
     const { ctx, notes } = fakeContext(configured, accounts);
     const made = await create(ctx, email("Ops", { connection: STAGING }));
     const moved = await operations.diff(ctx, made.id, made.outs, email("Ops", { connection: PRODUCTION }));
-    expect(moved).toEqual({ changes: true, replaces: ["connection"], deleteBeforeReplace: false });
+    expect(moved).toEqual({
+      changes: true,
+      replaces: ["connection"],
+      deleteBeforeReplace: false,
+      changed: ["connection"],
+    });
     const note = notes.join("\n");
     expect(note).toContain(`moves from https://staging.example.com/ to https://production.example.com/`);
     expect(note).not.toMatch(/staging-key|production-key/);
@@ -146,7 +151,7 @@ describe("resources on several connections", () => {
     const made = await create(ctx, email("Ops"));
     const explicit = email("Ops", { connection: { ...DEFAULT_CONNECTION, baseUrl: "http://127.0.0.1:1/" } });
     const result = await operations.diff(ctx, made.id, made.outs, explicit);
-    expect(result).toEqual({ changes: true, replaces: [] });
+    expect(result).toEqual({ changes: true, replaces: [], changed: ["connection"] });
     const updated = await operations.update(ctx, made.id, made.outs, explicit);
     expect(configured.calls.update).toBe(0);
     expect((updated.outs as HandlerOutputs).connection).toEqual(explicit.connection);
@@ -162,7 +167,7 @@ describe("resources on several connections", () => {
     const made = await create(ctx, email("Ops", { connection: STAGING }));
     const next = fakeContext(new FakeApi(), [{ ...rotated, api: shared }]);
     const result = await operations.diff(next.ctx, made.id, made.outs, email("Ops", { connection: rotated }));
-    expect(result).toEqual({ changes: true, replaces: [] });
+    expect(result).toEqual({ changes: true, replaces: [], changed: ["connection"] });
     const updated = await operations.update(
       next.ctx,
       made.id,
@@ -183,7 +188,12 @@ describe("resources on several connections", () => {
       email("Ops", { connection: STAGING }),
       email("Ops", { connection: { baseUrl: STAGING.baseUrl, apiKey: UNKNOWN } }),
     );
-    expect(result).toEqual({ changes: true, replaces: ["connection"], deleteBeforeReplace: false });
+    expect(result).toEqual({
+      changes: true,
+      replaces: ["connection"],
+      deleteBeforeReplace: false,
+      changed: ["connection"],
+    });
     expect(built).toEqual([]);
   });
 

@@ -1,0 +1,140 @@
+/**
+ * The resource's calls through the plugin: Check, Diff, Create, Read, Update and Delete of
+ * `notification-handlers:index:NotificationHandler`. Each decodes the engine's message, calls the
+ * same operation the dynamic provider calls (`../operations`), and encodes the answer, with the
+ * credential fields, the connection and `settings` wrapped as secrets.
+ */
+import {
+  CheckFailure,
+  type CheckRequest,
+  CheckResponse,
+  type CreateRequest,
+  CreateResponse,
+  type DeleteRequest,
+  type DiffRequest,
+  DiffResponse,
+  PropertyDiff,
+  type ReadRequest,
+  ReadResponse,
+  type UpdateRequest,
+  UpdateResponse,
+} from "@pulumi/pulumi/proto/provider_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+
+import type { ProviderContext } from "../context";
+import { type HandlerOutputs, inputsFromOutputs } from "../inputs";
+import * as operations from "../operations";
+import { SECRET_INPUTS, SECRET_OUTPUTS } from "../secret-properties";
+import { type PropertyValues, decodeProperties, encodeProperties } from "./properties";
+import { previewOutputs } from "./preview";
+import { nameOf, requireHandlerType } from "./urn";
+
+/** Checks the inputs; a missing name is the resource's name, as the TypeScript resource makes it. */
+export function check(ctx: ProviderContext, request: CheckRequest): CheckResponse {
+  requireHandlerType(request);
+  const { values, secrets } = decodeProperties(request.getNews());
+  values.name ??= nameOf(request);
+  const result = operations.check(ctx, values);
+  const failures = (result.failures ?? []).map((f) =>
+    new CheckFailure().setProperty(f.property).setReason(f.reason),
+  );
+  return new CheckResponse()
+    .setInputs(
+      encodeProperties((result.inputs as PropertyValues | undefined) ?? values, [
+        ...SECRET_INPUTS,
+        ...secrets,
+      ]),
+    )
+    .setFailuresList(failures);
+}
+
+/**
+ * Compares the new inputs with the live handler. Each property the operation found changed is named
+ * in the detailed diff (drift included), less those the program's `ignoreChanges` lists.
+ */
+export async function diff(ctx: ProviderContext, request: DiffRequest): Promise<DiffResponse> {
+  requireHandlerType(request);
+  const olds = decodeProperties(request.getOlds()).values;
+  const news = decodeProperties(request.getNews()).values;
+  const result = await operations.diff(ctx, request.getId(), olds, news);
+  const ignored = new Set(request.getIgnorechangesList());
+  const changed = result.changed.filter((p) => !ignored.has(p));
+  const replaces = (result.replaces ?? []).filter((p) => !ignored.has(p));
+  const response = new DiffResponse()
+    .setChanges(changed.length > 0 ? DiffResponse.DiffChanges.DIFF_SOME : DiffResponse.DiffChanges.DIFF_NONE)
+    .setReplacesList(replaces)
+    .setDeletebeforereplace(result.deleteBeforeReplace === true)
+    .setDiffsList(changed)
+    .setHasdetaileddiff(true);
+  for (const property of changed) {
+    const added = olds[property] === undefined && news[property] !== undefined;
+    const replaced = replaces.includes(property);
+    const kind = added
+      ? replaced
+        ? PropertyDiff.Kind.ADD_REPLACE
+        : PropertyDiff.Kind.ADD
+      : replaced
+        ? PropertyDiff.Kind.UPDATE_REPLACE
+        : PropertyDiff.Kind.UPDATE;
+    response.getDetaileddiffMap().set(property, new PropertyDiff().setKind(kind));
+  }
+  return response;
+}
+
+/** Creates the handler; a preview writes nothing and shows what only the API can tell as unknown. */
+export async function create(ctx: ProviderContext, request: CreateRequest): Promise<CreateResponse> {
+  requireHandlerType(request);
+  const { values, secrets } = decodeProperties(request.getProperties());
+  const secretOutputs = [...SECRET_OUTPUTS, ...secrets];
+  if (request.getPreview()) {
+    return new CreateResponse()
+      .setId("")
+      .setProperties(encodeProperties(previewOutputs(values), secretOutputs));
+  }
+  const result = await operations.create(ctx, values);
+  return new CreateResponse()
+    .setId(result.id)
+    .setProperties(encodeProperties(result.outs as PropertyValues, secretOutputs));
+}
+
+/**
+ * Reads the live handler. An import sends only the id and the URN: the handler is read through the
+ * provider's configuration, and its inputs are made from what the API holds. The recorded inputs
+ * keep the credential fields, as secrets (the dynamic provider leaves them out, as it cannot mark
+ * them), so the next diff compares them.
+ */
+export async function read(ctx: ProviderContext, request: ReadRequest): Promise<ReadResponse> {
+  requireHandlerType(request);
+  const recorded = decodeProperties(request.getProperties());
+  const imported = Object.keys(recorded.values).length === 0;
+  const result = await operations.read(ctx, request.getId(), imported ? undefined : recorded.values);
+  if (result.id === undefined || result.props === undefined) return new ReadResponse(); // gone
+  const props = result.props as HandlerOutputs;
+  const inputs = inputsFromOutputs(props);
+  return new ReadResponse()
+    .setId(result.id)
+    .setProperties(encodeProperties(props, [...SECRET_OUTPUTS, ...recorded.secrets]))
+    .setInputs(encodeProperties(inputs, [...SECRET_INPUTS, ...recorded.secrets]));
+}
+
+/** Brings the handler to the new inputs in place; a preview writes nothing. */
+export async function update(ctx: ProviderContext, request: UpdateRequest): Promise<UpdateResponse> {
+  requireHandlerType(request);
+  const olds = decodeProperties(request.getOlds()).values;
+  const { values: news, secrets } = decodeProperties(request.getNews());
+  const secretOutputs = [...SECRET_OUTPUTS, ...secrets];
+  if (request.getPreview()) {
+    return new UpdateResponse().setProperties(encodeProperties(previewOutputs(news, olds), secretOutputs));
+  }
+  const result = await operations.update(ctx, request.getId(), olds, news);
+  return new UpdateResponse().setProperties(
+    encodeProperties((result.outs as PropertyValues | undefined) ?? {}, secretOutputs),
+  );
+}
+
+/** Deletes the handler, through the connection its outputs record. */
+export async function remove(ctx: ProviderContext, request: DeleteRequest): Promise<Empty> {
+  requireHandlerType(request);
+  await operations.remove(ctx, request.getId(), decodeProperties(request.getProperties()).values);
+  return new Empty();
+}

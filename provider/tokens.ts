@@ -1,0 +1,16 @@
+/**
+ * The Pulumi package's name and type tokens, as the plugin serves them and its schema declares them
+ * (Python, Go and YAML programs name the resource and the functions by these).
+ */
+
+/** The package name: the plugin is `pulumi-resource-<name>`, its configuration keys `<name>:<key>`. */
+export const PACKAGE_NAME = "notification-handlers";
+
+/** The resource's type token. */
+export const HANDLER_RESOURCE_TOKEN = `${PACKAGE_NAME}:index:NotificationHandler`;
+
+/** The token of the lookup of one handler by name (and type). */
+export const GET_HANDLER_TOKEN = `${PACKAGE_NAME}:index:getNotificationHandler`;
+
+/** The token of the lookup of every handler that matches a filter. */
+export const GET_HANDLERS_TOKEN = `${PACKAGE_NAME}:index:getNotificationHandlers`;

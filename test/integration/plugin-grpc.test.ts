@@ -1,0 +1,418 @@
+/**
+ * The resource provider plugin as the engine drives it: the compiled `dist/provider/plugin/main.js`
+ * (build first with `npm run build`) in a process of its own, reached over gRPC with the generated
+ * client, in front of the reference server. The calls follow a resource's life: configuration,
+ * checks, create, drift, update, import, lookups, delete, cancel.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+
+import * as grpc from "@grpc/grpc-js";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import {
+  CheckRequest,
+  type CheckResponse,
+  ConfigureRequest,
+  type ConfigureResponse,
+  CreateRequest,
+  type CreateResponse,
+  DeleteRequest,
+  DiffRequest,
+  DiffResponse,
+  GetSchemaRequest,
+  type GetSchemaResponse,
+  InvokeRequest,
+  type InvokeResponse,
+  PropertyDiff,
+  ReadRequest,
+  type ReadResponse,
+  UpdateRequest,
+  type UpdateResponse,
+} from "@pulumi/pulumi/proto/provider_pb";
+import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { pulumiSchema } from "../../provider/schema";
+import { NotificationHandlersClient } from "../../sdk/client";
+import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
+import { type TestServer, startServer } from "./server-helpers";
+
+const ROOT = join(__dirname, "..", "..");
+const PLUGIN = join(ROOT, "dist", "provider", "plugin", "main.js");
+const TYPE = "notification-handlers:index:NotificationHandler";
+const urnOf = (name: string): string => `urn:pulumi:test::plugin::${TYPE}::${name}`;
+
+// The engine's encoding of special values, written out here so the test does not trust the plugin's.
+const SECRET = (value: unknown): Record<string, unknown> => ({
+  "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+  value,
+});
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const SLACK_URL = "https://hooks.slack.com/services/T0PLUGIN/B0PLUGIN/s3cr3tW3bh00k";
+
+const struct = (values: Record<string, unknown>): Struct => Struct.fromJavaScript(values as never);
+
+/** A plugin process and the client connected to it. */
+interface RunningPlugin {
+  child: ChildProcessWithoutNullStreams;
+  client: ResourceProviderClient;
+}
+
+let server: TestServer | undefined;
+let direct: NotificationHandlersClient | undefined;
+const plugins: RunningPlugin[] = [];
+let apiKey = "";
+let stderr = "";
+
+/**
+ * Starts the compiled plugin as the engine does (its address as the last argument), with only PATH
+ * in its environment: the settings must come from Configure, not from the tests' environment.
+ */
+async function startPlugin(): Promise<void> {
+  const child = spawn(process.execPath, [PLUGIN, "127.0.0.1:1"], {
+    env: { PATH: process.env.PATH ?? "" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+  const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+  expect(line).toMatch(/^\d+$/);
+  plugins.push({
+    child,
+    client: new ResourceProviderClient(`127.0.0.1:${line}`, grpc.credentials.createInsecure()),
+  });
+}
+
+/** Ends a plugin process as the engine does, with a signal. */
+async function stopPlugin(plugin: RunningPlugin): Promise<void> {
+  plugin.client.close();
+  if (plugin.child.exitCode !== null || plugin.child.signalCode !== null) return;
+  const exited = once(plugin.child, "exit");
+  plugin.child.kill("SIGTERM");
+  await exited;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  apiKey = await server.key();
+  direct = new NotificationHandlersClient({ baseURL: server.url, apiKey });
+  await startPlugin();
+});
+
+afterAll(async () => {
+  for (const plugin of plugins) await stopPlugin(plugin);
+  await direct?.close();
+  await server?.close();
+});
+
+/** One unary call of the plugin, as a promise. */
+function unary<Res>(
+  start: (done: (error: grpc.ServiceError | null, response: Res) => void) => unknown,
+): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    start((error, response) => (error === null ? resolve(response) : reject(error)));
+  });
+}
+
+/** The calls of the plugin started last, as promises. */
+const plugin = {
+  getPluginInfo: (r: Empty) => unary<PluginInfo>((done) => api().getPluginInfo(r, done)),
+  getSchema: (r: GetSchemaRequest) => unary<GetSchemaResponse>((done) => api().getSchema(r, done)),
+  checkConfig: (r: CheckRequest) => unary<CheckResponse>((done) => api().checkConfig(r, done)),
+  configure: (r: ConfigureRequest) => unary<ConfigureResponse>((done) => api().configure(r, done)),
+  check: (r: CheckRequest) => unary<CheckResponse>((done) => api().check(r, done)),
+  diff: (r: DiffRequest) => unary<DiffResponse>((done) => api().diff(r, done)),
+  create: (r: CreateRequest) => unary<CreateResponse>((done) => api().create(r, done)),
+  read: (r: ReadRequest) => unary<ReadResponse>((done) => api().read(r, done)),
+  update: (r: UpdateRequest) => unary<UpdateResponse>((done) => api().update(r, done)),
+  delete: (r: DeleteRequest) => unary<Empty>((done) => api().delete(r, done)),
+  invoke: (r: InvokeRequest) => unary<InvokeResponse>((done) => api().invoke(r, done)),
+  cancel: (r: Empty) => unary<Empty>((done) => api().cancel(r, done)),
+};
+
+/** The client of the plugin started last. */
+const api = (): ResourceProviderClient => {
+  const plugin = plugins.at(-1);
+  if (plugin === undefined) throw new Error("the plugin did not start");
+  return plugin.client;
+};
+
+/** Configures the plugin started last with the test server and its key (a secret). */
+async function configure(): Promise<ConfigureResponse> {
+  const request = new ConfigureRequest()
+    .setArgs(struct({ baseUrl: server!.url, apiKey: SECRET(apiKey), maxRetries: 0 }))
+    .setAcceptsecrets(true);
+  return plugin.configure(request);
+}
+
+/** Every handler the server holds. */
+async function stored(): Promise<NotificationHandler[]> {
+  const all: NotificationHandler[] = [];
+  for await (const handler of direct!.notificationHandlers.list({ results_per_page: 1000 }))
+    all.push(handler);
+  return all;
+}
+
+const slackInputs = { type: "slack", name: "Ops alerts", slack: SECRET(SLACK_URL) };
+
+describe("the plugin over gRPC", () => {
+  let id = "";
+  let outputs: Struct | undefined;
+  let checked: Struct | undefined;
+
+  it("reports its version and the package schema", async () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    const info = await plugin.getPluginInfo(new Empty());
+    expect(info.getVersion()).toBe(manifest.version);
+    const schema = await plugin.getSchema(new GetSchemaRequest());
+    expect(JSON.parse(schema.getSchema())).toEqual({ ...pulumiSchema(), version: manifest.version });
+    expect(pulumiSchema().name).toBe("notification-handlers");
+  });
+
+  it("CheckConfig names a bad updateStrategy and a key that is not the provider's", async () => {
+    const request = new CheckRequest()
+      .setUrn("urn:pulumi:test::plugin::pulumi:providers:notification-handlers::default")
+      .setNews(struct({ baseUrl: server!.url, updateStrategy: "sideways", baseURL: "typo" }));
+    const response = await plugin.checkConfig(request);
+    expect(response.getFailuresList().map((f) => f.toObject())).toEqual([
+      {
+        property: "updateStrategy",
+        reason: 'notification-handlers:updateStrategy must be one of "in-place", "replace" (got "sideways")',
+      },
+      {
+        property: "baseURL",
+        reason:
+          "is not a configuration key of notification-handlers (the keys: baseUrl, apiKey, updateStrategy, requestTimeoutMs, maxRetries)",
+      },
+    ]);
+  });
+
+  it("Configure takes the API key as a secret and accepts secrets and previews", async () => {
+    const response = await configure();
+    expect(response.toObject()).toMatchObject({
+      acceptsecrets: true,
+      supportspreview: true,
+      acceptresources: false,
+      acceptoutputs: false,
+    });
+  });
+
+  it("Check names a missing field and a bad email, and writes nothing", async () => {
+    const missing = await plugin.check(
+      new CheckRequest()
+        .setUrn(urnOf("ops"))
+        .setType(TYPE)
+        .setNews(struct({ type: "slack" })),
+    );
+    expect(missing.getFailuresList().map((f) => f.toObject())).toEqual([
+      { property: "slack", reason: "is required for type slack" },
+    ]);
+    // A name left out is the resource's, as the TypeScript resource makes it.
+    expect(missing.getInputs()?.toJavaScript()).toEqual({ type: "slack", name: "ops" });
+
+    const badEmail = await plugin.check(
+      new CheckRequest()
+        .setUrn(urnOf("mail"))
+        .setType(TYPE)
+        .setNews(struct({ type: "email", name: "Mail", email: "not-an-email" })),
+    );
+    expect(badEmail.getFailuresList().map((f) => f.toObject())).toEqual([
+      { property: "email", reason: "must be an email address" },
+    ]);
+    expect(await stored()).toEqual([]);
+  });
+
+  it("Check returns the inputs with the credential field still secret", async () => {
+    const response = await plugin.check(
+      new CheckRequest().setUrn(urnOf("ops")).setType(TYPE).setNews(struct(slackInputs)),
+    );
+    expect(response.getFailuresList()).toHaveLength(0);
+    checked = response.getInputs();
+    expect(checked?.toJavaScript()).toEqual(slackInputs);
+  });
+
+  it("Create in a preview writes nothing and leaves what only the API knows unknown", async () => {
+    const response = await plugin.create(
+      new CreateRequest().setUrn(urnOf("ops")).setType(TYPE).setProperties(checked).setPreview(true),
+    );
+    expect(response.getId()).toBe("");
+    expect(response.getProperties()?.toJavaScript()).toEqual({
+      ...slackInputs,
+      isEnabled: true,
+      handlerId: UNKNOWN,
+      datetime: UNKNOWN,
+      pendingConfirmation: UNKNOWN,
+      settings: SECRET(UNKNOWN),
+      lastDatetime: UNKNOWN,
+    });
+    expect(await stored()).toEqual([]);
+  });
+
+  it("Create makes the handler, and its credentials come back as secrets", async () => {
+    const response = await plugin.create(
+      new CreateRequest().setUrn(urnOf("ops")).setType(TYPE).setProperties(checked),
+    );
+    const handlers = await stored();
+    expect(handlers).toHaveLength(1);
+    expect(handlers[0]).toMatchObject({ type: "slack", name: "Ops alerts", settings: { slack: SLACK_URL } });
+    id = response.getId();
+    expect(id).toBe(String(handlers[0]!.id));
+    outputs = response.getProperties();
+    expect(outputs?.toJavaScript()).toEqual({
+      ...slackInputs,
+      isEnabled: true,
+      handlerId: handlers[0]!.id,
+      pendingConfirmation: false,
+      settings: SECRET({ slack: SLACK_URL }),
+      lastDatetime: handlers[0]!.last_datetime,
+      datetime: handlers[0]!.datetime,
+    });
+  });
+
+  it("Diff, in the next run's plugin, names the field edited in the API directly, in place", async () => {
+    await direct!.notificationHandlers.update(Number(id), { name: "Renamed in the web UI" });
+    // Each run of the engine starts its plugins anew; a process reads the account once.
+    await stopPlugin(plugins[0]!);
+    await startPlugin();
+    await configure();
+    const response = await plugin.diff(
+      new DiffRequest().setId(id).setUrn(urnOf("ops")).setType(TYPE).setOlds(outputs).setNews(checked),
+    );
+    expect(response.getChanges()).toBe(DiffResponse.DiffChanges.DIFF_SOME);
+    expect(response.getDiffsList()).toEqual(["name"]);
+    expect(response.getReplacesList()).toEqual([]);
+    expect(response.getHasdetaileddiff()).toBe(true);
+    const detailed = response.getDetaileddiffMap();
+    expect(detailed.getLength()).toBe(1);
+    expect(detailed.get("name")?.getKind()).toBe(PropertyDiff.Kind.UPDATE);
+  });
+
+  it("Update in a preview writes nothing; Update brings the handler back to the program", async () => {
+    const update = (preview: boolean): UpdateRequest =>
+      new UpdateRequest()
+        .setId(id)
+        .setUrn(urnOf("ops"))
+        .setType(TYPE)
+        .setOlds(outputs)
+        .setNews(checked)
+        .setPreview(preview);
+    const previewed = await plugin.update(update(true));
+    expect(previewed.getProperties()?.toJavaScript()).toMatchObject({
+      name: "Ops alerts",
+      handlerId: Number(id),
+    });
+    expect((await stored()).map((h) => h.name)).toEqual(["Renamed in the web UI"]);
+
+    const response = await plugin.update(update(false));
+    expect((await stored()).map((h) => h.name)).toEqual(["Ops alerts"]);
+    expect(response.getProperties()?.toJavaScript()).toMatchObject({
+      name: "Ops alerts",
+      handlerId: Number(id),
+      slack: SECRET(SLACK_URL),
+      settings: SECRET({ slack: SLACK_URL }),
+    });
+  });
+
+  it("Read with only the id and the URN (an import) returns the inputs, the credential secret", async () => {
+    const response = await plugin.read(new ReadRequest().setId(id).setUrn(urnOf("imported")).setType(TYPE));
+    expect(response.getId()).toBe(id);
+    expect(response.getInputs()?.toJavaScript()).toEqual({
+      type: "slack",
+      name: "Ops alerts",
+      isEnabled: true,
+      slack: SECRET(SLACK_URL),
+    });
+    expect(response.getProperties()?.toJavaScript()).toMatchObject({
+      handlerId: Number(id),
+      slack: SECRET(SLACK_URL),
+      settings: SECRET({ slack: SLACK_URL }),
+    });
+  });
+
+  it("Invoke runs both lookups, settings secret, and names a bad argument", async () => {
+    const one = await plugin.invoke(
+      new InvokeRequest()
+        .setTok("notification-handlers:index:getNotificationHandler")
+        .setArgs(struct({ name: "Ops alerts", type: "slack" })),
+    );
+    expect(one.getFailuresList()).toHaveLength(0);
+    expect(one.getReturn()?.toJavaScript()).toMatchObject({
+      handlerId: Number(id),
+      type: "slack",
+      name: "Ops alerts",
+      isEnabled: true,
+      settings: SECRET({ slack: SLACK_URL }),
+    });
+
+    const all = await plugin.invoke(
+      new InvokeRequest()
+        .setTok("notification-handlers:index:getNotificationHandlers")
+        .setArgs(struct({ type: "slack" })),
+    );
+    const handlers = all.getReturn()?.toJavaScript().handlers as Record<string, unknown>[];
+    expect(handlers).toHaveLength(1);
+    expect(handlers[0]).toMatchObject({ handlerId: Number(id), settings: SECRET({ slack: SLACK_URL }) });
+
+    const none = await plugin.invoke(
+      new InvokeRequest()
+        .setTok("notification-handlers:index:getNotificationHandlers")
+        .setArgs(struct({ type: "email" })),
+    );
+    expect(none.getReturn()?.toJavaScript()).toEqual({ handlers: [] });
+
+    const bad = await plugin.invoke(
+      new InvokeRequest()
+        .setTok("notification-handlers:index:getNotificationHandler")
+        .setArgs(struct({ type: "pager" })),
+    );
+    expect(bad.getFailuresList().map((f) => f.toObject())).toEqual([
+      { property: "name", reason: "is required: the handler's name" },
+      {
+        property: "type",
+        reason:
+          'must be one of email, webhook, slack, discord, telegram, microsoft_teams, twilio, twilio_call, whatsapp, x, google_chat, internal_notification (got "pager")',
+      },
+    ]);
+  });
+
+  it("refuses another resource type, naming it", async () => {
+    const request = new CheckRequest()
+      .setUrn("urn:pulumi:test::plugin::notification-handlers:index:Monitor::m")
+      .setType("notification-handlers:index:Monitor")
+      .setNews(struct({}));
+    await expect(plugin.check(request)).rejects.toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+      details:
+        'unknown resource type "notification-handlers:index:Monitor": this provider manages notification-handlers:index:NotificationHandler only',
+    });
+  });
+
+  it("Delete removes the handler from the server", async () => {
+    await plugin.delete(
+      new DeleteRequest().setId(id).setUrn(urnOf("ops")).setType(TYPE).setProperties(outputs),
+    );
+    expect(await stored()).toEqual([]);
+  });
+
+  it("after Cancel, a create is refused before anything is written", async () => {
+    await plugin.cancel(new Empty());
+    await expect(
+      plugin.create(new CreateRequest().setUrn(urnOf("late")).setType(TYPE).setProperties(checked)),
+    ).rejects.toMatchObject({
+      code: grpc.status.UNKNOWN,
+      details: "the operation was cancelled: a create was not started",
+    });
+    expect(await stored()).toEqual([]);
+  });
+
+  it("never wrote the API key or the webhook URL to its stderr", () => {
+    // Its notes went there: the drift the second run found.
+    expect(stderr).toContain(`handler ${id} ("Ops alerts") differs from the program:`);
+    expect(stderr).not.toContain(apiKey);
+    expect(stderr).not.toContain(SLACK_URL);
+  });
+});
