@@ -111,6 +111,7 @@ export async function read(ctx: ProviderContext, request: ReadRequest): Promise<
   if (result.id === undefined || result.props === undefined) return new ReadResponse(); // gone
   const props = result.props as HandlerOutputs;
   const inputs = inputsFromOutputs(props);
+  if (imported) for (const property of SECRET_INPUTS) delete inputs[property];
   return new ReadResponse()
     .setId(result.id)
     .setProperties(encodeProperties(props, [...SECRET_OUTPUTS, ...recorded.secrets]))
