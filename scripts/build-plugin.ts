@@ -35,7 +35,8 @@ export function pluginTarball(root = REPOSITORY_ROOT): string {
   return join(root, "dist", "plugin", `${PLUGIN_BINARY}-v${version}-${platform()}.tar.gz`);
 }
 
-async function main(): Promise<void> {
+/** Builds the plugin's tarball from the sources (see the file comment) and returns its path. */
+export async function buildPlugin(): Promise<string> {
   const { version } = JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"), "utf8")) as {
     version: string;
   };
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
   const blob = join(work, "plugin.blob");
   const config = join(work, "sea-config.json");
   writeFileSync(config, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true }));
-  execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "inherit" });
+  execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "pipe" });
 
   const binary = join(work, PLUGIN_BINARY);
   copyFileSync(process.execPath, binary);
@@ -74,18 +75,21 @@ async function main(): Promise<void> {
       "--sentinel-fuse",
       SEA_FUSE,
     ],
-    { stdio: ["ignore", "ignore", "inherit"] },
+    { stdio: "pipe" }, // its notes on the binary's sections are noise; a failure throws with them
   );
 
   const tarball = pluginTarball();
   execFileSync("tar", ["-czf", tarball, "-C", work, PLUGIN_BINARY]);
   rmSync(work, { recursive: true, force: true });
-  process.stdout.write(`${tarball}\n`);
+  return tarball;
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
+  buildPlugin().then(
+    (tarball) => process.stdout.write(`${tarball}\n`),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }

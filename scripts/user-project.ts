@@ -148,7 +148,7 @@ interface CopyExampleOptions {
   source: string;
   /** The folder to copy it to; made when missing. */
   destination: string;
-  /** What the copy's package.json takes the repository's packages from (it depends on the provider's). */
+  /** What the copy's package.json takes the repository's packages from, where it depends on them. */
   packages: PackageSpecs;
   /** Other dependencies to set in the copy's package.json (name to version range). */
   dependencies?: Record<string, string>;
@@ -168,11 +168,7 @@ export async function copyExample(options: CopyExampleOptions, root = REPOSITORY
     dependencies?: Record<string, string>;
     devDependencies?: Record<string, string>;
   };
-  manifest.dependencies = {
-    ...manifest.dependencies,
-    ...options.dependencies,
-    "pulumi-notification-handlers": options.packages["pulumi-notification-handlers"],
-  };
+  manifest.dependencies = { ...manifest.dependencies, ...options.dependencies };
   for (const deps of [manifest.dependencies, manifest.devDependencies ?? {}]) {
     for (const [name, spec] of Object.entries(options.packages)) if (name in deps) deps[name] = spec;
   }

@@ -7,6 +7,7 @@ import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 
+import { buildPlugin } from "../../scripts/build-plugin";
 import { enginePath, ensureEngine } from "../../scripts/engine";
 import { type PackageSpecs, packPackages, scratchFolder } from "../../scripts/user-project";
 
@@ -14,7 +15,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const engine = await ensureEngine({
     projectRoot: resolve(__dirname, "..", ".."),
     log: (line) => process.stderr.write(`[engine] ${line}\n`),
+    yaml: true,
   });
+  // The provider plugin's tarball where `npm run build:plugin` writes it, for the READMEs that install it.
+  await buildPlugin();
   project.provide("engineBinDir", engine.binDir);
   project.provide("enginePath", enginePath(engine));
 

@@ -3,10 +3,11 @@
  * package installed, its README's "Run it" steps run as written in one shell session, and the Pulumi
  * CLI run as commands.
  *
- * The README's commands run verbatim with two exceptions, both for running tests side by side: a
+ * The README's commands run verbatim with three exceptions. Two are for running tests side by side: a
  * server's `--port 8080` (or `--port 8081`, for a README that starts a second server) becomes
  * `--port 0` (the server prints the port it got), and the address `http://127.0.0.1:8080` (or
- * `:8081`) in later steps becomes that server's real address. One thing differs from the
+ * `:8081`) in later steps becomes that server's real address. And the copy is outside the checkout, so
+ * a path into it from the example's folder (`../../dist/...`) becomes the checkout's absolute path. One thing differs from the
  * user's shell: `pulumi login --local` logs in to `~/.pulumi` of the account in /etc/passwd, whatever
  * HOME says, so the session sets `PULUMI_BACKEND_URL` (which wins over the login) to a folder of its
  * own, and `PULUMI_HOME` with it: the stacks of the tests never mix with the machine's. The copy
@@ -37,6 +38,8 @@ import {
 /** The ports READMEs start servers on: the first server's, and a second one's. */
 const README_PORTS = ["8080", "8081"] as const;
 const readmeUrl = (port: string): string => `http://127.0.0.1:${port}`;
+/** How a README reaches the checkout's build (the plugin's tarball) from its example's folder. */
+const REPOSITORY_PATH = "../../";
 
 /** Every handler of the client's account, oldest first. */
 export async function listAll(client: NotificationHandlersClient): Promise<NotificationHandler[]> {
@@ -181,7 +184,9 @@ export class UserSession {
       "set -eo pipefail",
       `. ${JSON.stringify(this.envFile)}`,
       `cd ${JSON.stringify(this.project)}`,
-      [...this.urls].reduce((text, [port, url]) => text.replaceAll(readmeUrl(port), url), code),
+      [...this.urls]
+        .reduce((text, [port, url]) => text.replaceAll(readmeUrl(port), url), code)
+        .replaceAll(REPOSITORY_PATH, `${REPOSITORY_ROOT}/`),
       `export -p > ${JSON.stringify(this.envFile)}`,
     ].join("\n");
     const result = await runCommand("bash", ["-c", script], {
