@@ -1,0 +1,89 @@
+/**
+ * `npm run bench:plugin`: the provider plugin's executable as a user installs it. Builds the tarball
+ * (`npm run build:plugin`'s step), then prints its size and the executable's, and over `--rounds N`
+ * starts (default 10): the time from spawn to the port on stdout, and the resident memory then and
+ * after a GetSchema call, with an empty environment (no Node.js on PATH).
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+
+import * as grpc from "@grpc/grpc-js";
+import { GetSchemaRequest } from "@pulumi/pulumi/proto/provider_pb";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+
+import { buildPlugin, PLUGIN_BINARY } from "../scripts/build-plugin";
+
+/** Resident memory of a process, in MiB, from /proc (Linux). */
+function residentMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
+  return kb / 1024;
+}
+
+/** One start: milliseconds to the port, and the resident memory at the port and after GetSchema. */
+async function start(binary: string): Promise<{ startMs: number; idleMiB: number; servedMiB: number }> {
+  const began = performance.now();
+  const child = spawn(binary, ["127.0.0.1:1"], { env: {}, stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.once("exit", (code) => reject(new Error(`the plugin exited with ${code}`)));
+      child.stdout.setEncoding("utf8").on("data", (text: string) => {
+        out += text;
+        if (out.includes("\n")) resolve(out.trim());
+      });
+    });
+    const startMs = performance.now() - began;
+    const idleMiB = residentMiB(child.pid!);
+    const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    await new Promise<void>((resolve, reject) =>
+      client.getSchema(new GetSchemaRequest(), (error) => (error ? reject(error) : resolve())),
+    );
+    client.close();
+    return { startMs, idleMiB, servedMiB: residentMiB(child.pid!) };
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { rounds: { type: "string", default: "10" } } });
+  const rounds = Number(values.rounds);
+  const tarball = await buildPlugin();
+  const dir = mkdtempSync(join(tmpdir(), "notification-handlers-bench-plugin-"));
+  try {
+    execFileSync("tar", ["-xzf", tarball, "-C", dir]);
+    const binary = join(dir, PLUGIN_BINARY);
+    const runs = [];
+    for (let i = 0; i < rounds; i++) runs.push(await start(binary));
+    const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+    process.stdout.write(
+      [
+        `| figure | value |`,
+        `| --- | --- |`,
+        `| tarball | ${mib(statSync(tarball).size)} |`,
+        `| executable | ${mib(statSync(binary).size)} |`,
+        `| start to port (median of ${rounds}) | ${median(runs.map((r) => r.startMs)).toFixed(0)} ms |`,
+        `| resident memory at the port | ${median(runs.map((r) => r.idleMiB)).toFixed(1)} MiB |`,
+        `| resident memory after GetSchema | ${median(runs.map((r) => r.servedMiB)).toFixed(1)} MiB |`,
+        "",
+      ].join("\n"),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
