@@ -13,7 +13,7 @@ describe("README", () => {
     expect(statSync(join(ROOT, "README.md")).size).toBeLessThanOrEqual(15_360);
   });
 
-  it("keeps the Quick start commands", () => {
+  it("keeps the two commands that set up and test a clone", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     expect(readme).toContain("```sh\nnpm ci && npm run demo\nnpm test\n```");
   });
