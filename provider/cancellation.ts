@@ -2,6 +2,7 @@
  * The engine's cancel (Ctrl-C in `pulumi up`): once asked, the provider retries nothing and starts
  * no new write; requests already sent finish, so what they did is still recorded.
  */
+import { throwIfPastDeadline, timeLeftMs } from "./deadline";
 import type { HandlersApi } from "./handlers-api";
 
 /** Why an operation stopped after a cancel. */
@@ -26,18 +27,20 @@ export class Cancellation {
     this.requested = true;
   }
 
-  /** Throws once cancelled, naming what would have started. */
+  /** Throws once cancelled, or past the calling operation's custom timeout, naming what would have started. */
   throwIfCancelled(what: string): void {
     if (this.requested) throw new OperationCancelledError(what);
+    throwIfPastDeadline(what);
   }
 
   /**
    * The client's wait before a retry (or for the rate-limit window): after a cancel it fails
-   * instead, so no further attempt is made.
+   * instead, so no further attempt is made; a wait that would outlast the operation's custom timeout
+   * ends with it.
    */
   readonly sleep = async (ms: number): Promise<void> => {
     this.throwIfCancelled("a retry");
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(ms, timeLeftMs())));
     this.throwIfCancelled("a retry");
   };
 

@@ -23,6 +23,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 
 import type { ProviderContext } from "../context";
 import { type HandlerOutputs, inputsFromOutputs } from "../inputs";
+import { withDeadline } from "../deadline";
 import * as operations from "../operations";
 import { SECRET_INPUTS, SECRET_OUTPUTS } from "../secret-properties";
 import { type PropertyValues, decodeProperties, encodeProperties } from "./properties";
@@ -91,7 +92,9 @@ export async function create(ctx: ProviderContext, request: CreateRequest): Prom
       .setId("")
       .setProperties(encodeProperties(previewOutputs(values), secretOutputs));
   }
-  const result = await operations.create(ctx, values);
+  const result = await withDeadline(`the create of ${nameOf(request)}`, request.getTimeout(), () =>
+    operations.create(ctx, values),
+  );
   return new CreateResponse()
     .setId(result.id)
     .setProperties(encodeProperties(result.outs as PropertyValues, secretOutputs));
@@ -127,7 +130,9 @@ export async function update(ctx: ProviderContext, request: UpdateRequest): Prom
   if (request.getPreview()) {
     return new UpdateResponse().setProperties(encodeProperties(previewOutputs(news, olds), secretOutputs));
   }
-  const result = await operations.update(ctx, request.getId(), olds, news);
+  const result = await withDeadline(`the update of ${nameOf(request)}`, request.getTimeout(), () =>
+    operations.update(ctx, request.getId(), olds, news),
+  );
   return new UpdateResponse().setProperties(
     encodeProperties((result.outs as PropertyValues | undefined) ?? {}, secretOutputs),
   );
@@ -136,6 +141,9 @@ export async function update(ctx: ProviderContext, request: UpdateRequest): Prom
 /** Deletes the handler, through the connection its outputs record. */
 export async function remove(ctx: ProviderContext, request: DeleteRequest): Promise<Empty> {
   requireHandlerType(request);
-  await operations.remove(ctx, request.getId(), decodeProperties(request.getProperties()).values);
+  const props = decodeProperties(request.getProperties()).values;
+  await withDeadline(`the delete of ${nameOf(request)}`, request.getTimeout(), () =>
+    operations.remove(ctx, request.getId(), props),
+  );
   return new Empty();
 }

@@ -7,6 +7,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -407,6 +409,38 @@ describe("the plugin over gRPC", () => {
       details: "the operation was cancelled: a create was not started",
     });
     expect(await stored()).toEqual([]);
+  });
+
+  it("a create with a custom timeout stops retrying at the deadline, naming it", async () => {
+    // A site that answers every request 503: the client would retry it 6 times over about 30 s.
+    let attempts = 0;
+    const failing = createServer((_request, response) => {
+      attempts += 1;
+      response.writeHead(503, { "content-type": "application/json" }).end('{"errors":[]}');
+    });
+    await new Promise<void>((resolve) => failing.listen(0, "127.0.0.1", resolve));
+    try {
+      await startPlugin();
+      const { port } = failing.address() as AddressInfo;
+      await plugin.configure(
+        new ConfigureRequest()
+          .setArgs(struct({ baseUrl: `http://127.0.0.1:${port}`, apiKey: SECRET(apiKey), maxRetries: 6 }))
+          .setAcceptsecrets(true),
+      );
+      const create = new CreateRequest()
+        .setUrn(urnOf("slow"))
+        .setType(TYPE)
+        .setProperties(checked)
+        .setTimeout(1); // seconds, as the engine sends customTimeouts
+      await expect(plugin.create(create)).rejects.toMatchObject({
+        details:
+          "the create of slow did not finish within its custom timeout of 1 s: a retry was not started",
+      });
+      expect(attempts).toBeGreaterThanOrEqual(1);
+      expect(attempts).toBeLessThan(7);
+    } finally {
+      failing.close();
+    }
   });
 
   it("never wrote the API key or the webhook URL to its stderr", () => {
