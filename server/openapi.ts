@@ -4,7 +4,6 @@
  * server serves it at `GET /api/openapi.json`; `npm run docs:openapi` writes `docs/openapi.json`.
  */
 import {
-  ALL_FIELDS,
   type FieldRule,
   type FieldSpec,
   HANDLER_TYPES,
@@ -24,7 +23,23 @@ export const OPENAPI_PATH = "/api/openapi.json";
 /** A JSON object of the document. */
 type Json = Record<string, unknown>;
 
-const DATETIME_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$";
+/**
+ * A real calendar instant as `Y-m-d H:i:s`, as the server's `isDatetime` decides (proleptic Gregorian
+ * years 0000 to 9999): a fuzzer reads patterns, not prose, so the pattern itself refuses 2023-02-29,
+ * 2024-04-31 and 24:00:00. Leap years end in a multiple of 4 other than 00, or are a multiple of 400.
+ */
+const DATETIME_PATTERN = (() => {
+  const day28 = "(?:0[1-9]|1[0-9]|2[0-8])";
+  const day30 = "(?:0[1-9]|[12][0-9]|30)";
+  const day31 = "(?:0[1-9]|[12][0-9]|3[01])";
+  // Two digits that are a multiple of 4: 00 too, or not.
+  const multipleOf4 = "(?:0[048]|[2468][048]|[13579][26])";
+  const nonZeroMultipleOf4 = "(?:0[48]|[2468][048]|[13579][26])";
+  const leapYear = `(?:[0-9]{2}${nonZeroMultipleOf4}|${multipleOf4}00)`;
+  const monthDay = `(?:(?:0[13578]|1[02])-${day31}|(?:0[469]|11)-${day30}|02-${day28})`;
+  const date = `(?:[0-9]{4}-${monthDay}|${leapYear}-02-29)`;
+  return `^${date} (?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$`;
+})();
 const BOOLEAN_PATTERN = "^\\s*([01]|[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])\\s*$";
 /** The largest id: 2^53 - 1, the largest integer JSON readers keep exactly. */
 const MAX_ID = Number.MAX_SAFE_INTEGER;
@@ -41,7 +56,8 @@ const RULE_SCHEMAS: Record<FieldRule, Json> = {
   "https-url": { format: "uri", pattern: "^[Hh][Tt][Tt][Pp][Ss]://[^/?#\\s]+" },
   "telegram-token": { pattern: "^[0-9]+:[A-Za-z0-9_-]+$" },
   "telegram-chat-id": { pattern: "^(-?[0-9]+|@[A-Za-z0-9_]+)$" },
-  "non-empty": { minLength: 1 },
+  // The server trims first: blanks alone are empty.
+  "non-empty": { minLength: 1, pattern: "\\S" },
   phone: { pattern: "^\\+[0-9]{7,15}$" },
 };
 
@@ -103,6 +119,7 @@ function handlerSchema(type: HandlerType): Json {
 const nameField = {
   type: "string",
   minLength: 1,
+  pattern: "\\S",
   maxLength: NAME_MAX_LENGTH,
   description: `The display name, 1 to ${NAME_MAX_LENGTH} characters after trimming.`,
 };
@@ -128,20 +145,34 @@ function createFormSchema(type: HandlerType): Json {
   };
 }
 
-const updateFormSchema: Json = {
-  type: "object",
-  description:
-    "Only what is sent changes. Sending another type switches the handler to it: that type's fields " +
-    "must all be sent too, and the old type's settings are dropped. A field of another type than the " +
-    "handler's (after the switch, if any) is a 400.",
-  properties: {
-    name: nameField,
-    type: ref("HandlerType"),
-    is_enabled: enabledField,
-    ...Object.fromEntries(ALL_FIELDS.map((f) => [f.field, fieldSchema(f)])),
-  },
-  additionalProperties: false,
-};
+/**
+ * What every update may carry, whatever the handler: common fields and the fields of one type,
+ * matching `type` when it is sent. The rest depends on the handler (UPDATE_TYPE_RULE).
+ */
+function updateFormSchema(type: HandlerType): Json {
+  const fields = fieldsOf(type);
+  return {
+    type: "object",
+    description: `Updates a handler with ${HANDLER_TYPES[type].label} fields, or with none.`,
+    properties: {
+      name: nameField,
+      type: { const: type },
+      is_enabled: enabledField,
+      ...Object.fromEntries(fields.map((f) => [f.field, fieldSchema(f)])),
+    },
+    additionalProperties: false,
+  };
+}
+
+/**
+ * The part of the update rules that depends on the handler's current type, which no schema knows
+ * (docs/api.md#update-fields-and-type).
+ */
+const UPDATE_TYPE_RULE =
+  "The type-specific fields must belong to the handler's current type when `type` is left out or is " +
+  "the current type; a `type` other than the current one switches the handler to it, and then every " +
+  "field of that type must be sent (the old type's settings are dropped). A form that breaks this " +
+  "rule is a 400 naming each field at fault.";
 
 /** A form body: either accepted content type, with the same fields. */
 function formBody(schema: Json, description: string): Json {
@@ -203,6 +234,16 @@ function errorResponse(description: string, titles: readonly string[], headers: 
   };
 }
 
+const BAD_REQUEST =
+  "An invalid form field or query parameter (one entry each, `source.parameter` naming it), a form " +
+  "that does not parse, or a request that is not valid HTTP.";
+const BAD_REQUEST_TITLES = [
+  TITLES.invalidField,
+  TITLES.invalidQuery,
+  TITLES.malformedForm,
+  PROTOCOL_TITLES.badRequest,
+];
+
 const components: Json = {
   securitySchemes: {
     bearerAuth: {
@@ -263,7 +304,13 @@ const components: Json = {
         ),
       },
     },
-    UpdateForm: updateFormSchema,
+    ...Object.fromEntries(HANDLER_TYPE_NAMES.map((t) => [`Update${pascal(t)}Form`, updateFormSchema(t)])),
+    UpdateForm: {
+      description:
+        "Only what is sent changes: name, is_enabled, type and the fields of one type, which is `type` " +
+        `when it is sent. ${UPDATE_TYPE_RULE}`,
+      anyOf: HANDLER_TYPE_NAMES.map((t) => ref(`Update${pascal(t)}Form`)),
+    },
     HandlerAnswer: {
       type: "object",
       properties: { data: ref("Handler") },
@@ -335,10 +382,12 @@ const components: Json = {
     },
   },
   responses: {
-    BadRequest: errorResponse(
-      "An invalid form field or query parameter (one entry each, `source.parameter` naming it), a form " +
-        "that does not parse, or a request that is not valid HTTP.",
-      [TITLES.invalidField, TITLES.invalidQuery, TITLES.malformedForm, PROTOCOL_TITLES.badRequest],
+    BadRequest: errorResponse(BAD_REQUEST, BAD_REQUEST_TITLES),
+    UpdateBadRequest: errorResponse(
+      `${BAD_REQUEST} Also a form whose type-specific fields do not fit the handler's current type ` +
+        "(the operation's rule): one entry per field at fault, its detail `belongs to type ..., not ...` " +
+        "or `is required for type ...`.",
+      BAD_REQUEST_TITLES,
     ),
     Unauthorized: errorResponse(
       "The Authorization header is missing or not a Bearer key, or the key is unknown.",
@@ -518,12 +567,13 @@ export function openApiDocument(): Json {
           operationId: "updateNotificationHandler",
           tags: ["Notification handlers"],
           summary: "Update a handler",
-          description: "Sets last_datetime. An empty form changes nothing.",
+          description: `Sets last_datetime. An empty form changes nothing else. ${UPDATE_TYPE_RULE}`,
           requestBody: formBody(ref("UpdateForm"), "Any of the fields."),
           responses: {
             "200": ok("Updated.", ref("IdAnswer")),
             "404": responseRef("NotFound"),
             ...commonErrors,
+            "400": responseRef("UpdateBadRequest"),
             ...formErrors,
           },
         },

@@ -23,8 +23,8 @@ ajv.addSchema({ ...DOCUMENT, $id: DOCUMENT_ID });
 
 const validators = new Map<string, ValidateFunction>();
 
-/** A validator for the schema at `pointer` (a JSON pointer into the document). */
-function validatorAt(pointer: string): ValidateFunction {
+/** A validator for the schema at `pointer` (a JSON pointer into the document), its references resolved. */
+export function validatorAt(pointer: string): ValidateFunction {
   let validate = validators.get(pointer);
   if (validate === undefined) {
     validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });

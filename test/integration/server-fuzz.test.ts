@@ -22,6 +22,7 @@ import {
 import { specProblems } from "./openapi-check";
 import { type Answer, STORE, call, createTestDatabase, storedText } from "./server-helpers";
 import { openRepository } from "../../server/open-repository";
+import { type SeededRandom, seededRandom } from "../support/seeded-random";
 
 const PATH = "/api/notification-handlers";
 /**
@@ -44,22 +45,6 @@ const EMULATED_RAWS = 100 / SCALE;
 const CONCURRENCY = 8;
 /** The seed: a failure names it, so the run can be repeated exactly. */
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20_261_123);
-
-/** A small seeded generator (mulberry32): the same seed gives the same requests. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
-  return { next, int, pick, chance: (p: number) => next() < p };
-}
-type Random = ReturnType<typeof random>;
 
 // Marks the secret values (tokens, webhook URLs) the fuzz sends in forms: none may reach the log. The
 // database keeps settings as sent (they are the handler's data); API keys must be in neither.
@@ -90,7 +75,7 @@ const NASTY = [
 ];
 
 /** A field or parameter value; secrets only in forms (a client that puts one in a URL logs it itself). */
-function value(r: Random, secrets = true): string {
+function value(r: SeededRandom, secrets = true): string {
   switch (secrets ? r.int(6) : r.pick([0, 3, 4, 5])) {
     case 0:
       return r.pick(NASTY);
@@ -115,7 +100,7 @@ const FORM_NAMES = [
 ];
 
 /** A create or update form: mostly plausible, sometimes valid, sometimes not. */
-function form(r: Random): Record<string, string> {
+function form(r: SeededRandom): Record<string, string> {
   const fields: Record<string, string> = {};
   if (r.chance(0.5)) {
     // A valid create of a random type, then perhaps spoiled.
@@ -163,7 +148,7 @@ const QUERY_VALUES: Record<string, readonly string[]> = {
   results_per_page: ["10", "25", "1000", "7", "0"],
 };
 
-function query(r: Random): string {
+function query(r: SeededRandom): string {
   const params = new URLSearchParams();
   const count = r.int(4);
   for (let i = 0; i < count; i++) {
@@ -175,7 +160,7 @@ function query(r: Random): string {
   return text === "" ? "" : `?${text}`;
 }
 
-function idSegment(r: Random, ids: readonly number[]): string {
+function idSegment(r: SeededRandom, ids: readonly number[]): string {
   if (ids.length > 0 && r.chance(0.5)) return String(r.pick(ids));
   return r.pick([
     "0",
@@ -308,7 +293,7 @@ async function newTenant(server: FuzzServer, user: string): Promise<Tenant> {
 /** One fuzzed request through fetch. */
 async function fetchOne(
   server: FuzzServer,
-  r: Random,
+  r: SeededRandom,
   tally: Tally,
   alice: Tenant,
   bob: Tenant,
@@ -395,7 +380,7 @@ async function fetchOne(
 }
 
 /** One raw request: a well-formed one broken in one place, written straight to a socket. */
-function rawOne(server: FuzzServer, r: Random, tally: Tally, key: string): Promise<void> {
+function rawOne(server: FuzzServer, r: SeededRandom, tally: Tally, key: string): Promise<void> {
   const { url, reference } = server;
   const method = r.pick(["GET", "POST", "FOO", "get", "CONNECT", "DELETE", "M-SEARCH", "PRI"]);
   const target = r.pick([PATH, `${PATH}/1`, "/x", "*", "http://example.com/", `${PATH}?page=%zz`]);
@@ -470,7 +455,7 @@ async function fuzz(
   fetches: number,
   raws: number,
 ): Promise<{ tally: Tally; alice: Tenant; bob: Tenant }> {
-  const r = random(seed);
+  const r = seededRandom(seed);
   const alice = await newTenant(server, "alice");
   const bob = await newTenant(server, "bob");
   const tally: Tally = { statuses: new Map(), requests: 0, crossTenant: 0, problems: [] };

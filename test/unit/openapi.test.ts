@@ -5,9 +5,11 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { ALL_FIELDS, HANDLER_TYPE_NAMES, fieldViolation, fieldsOf } from "../../sdk/catalog";
+import { ALL_FIELDS, HANDLER_TYPE_NAMES, fieldViolation, fieldsOf, typeOfField } from "../../sdk/catalog";
+import { isDatetime } from "../../server/clock";
 import { openApiDocument } from "../../server/openapi";
 import { OPENAPI_FILE, openApiJson } from "../../scripts/openapi";
+import { seededRandom } from "../support/seeded-random";
 
 type Json = Record<string, unknown>;
 
@@ -24,6 +26,19 @@ function at(value: unknown, ...path: string[]): Json {
 
 const document = openApiDocument();
 const schemas = at(document, "components", "schemas");
+
+/** `microsoft_teams` as `MicrosoftTeams`, as the document names schemas. */
+function pascal(type: string): string {
+  return type
+    .split("_")
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+    .join("");
+}
+
+/** The update form schema of the type `field` belongs to. */
+function updateFieldSchema(field: string): Json {
+  return at(schemas, `Update${pascal(typeOfField(field) ?? "")}Form`, "properties", field);
+}
 
 describe("docs/openapi.json", () => {
   it("is what the generator makes now (run `npm run docs:openapi` after changing the API)", () => {
@@ -51,28 +66,26 @@ describe("docs/openapi.json", () => {
 describe("generated from the catalog", () => {
   it("has a handler, settings and create form schema for every type, with exactly its fields", () => {
     for (const type of HANDLER_TYPE_NAMES) {
-      const name = type
-        .split("_")
-        .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
-        .join("");
+      const name = pascal(type);
       const fields = fieldsOf(type).map((f) => f.field);
       expect(Object.keys(at(schemas, `${name}Settings`, "properties"))).toEqual(fields);
       expect(at(schemas, `${name}Settings`)["required"]).toEqual(fields);
       expect(at(schemas, `${name}Handler`, "properties", "type")).toEqual({ const: type });
       expect(at(schemas, `Create${name}Form`)["required"]).toEqual(["name", "type", ...fields]);
+      const update = at(schemas, `Update${name}Form`);
+      expect(Object.keys(at(update, "properties"))).toEqual(["name", "type", "is_enabled", ...fields]);
+      expect(at(update, "properties", "type")).toEqual({ const: type });
+      expect(update["required"]).toBeUndefined();
     }
     expect(at(schemas, "HandlerType")["enum"]).toEqual(HANDLER_TYPE_NAMES);
-    expect(Object.keys(at(schemas, "UpdateForm", "properties"))).toEqual([
-      "name",
-      "type",
-      "is_enabled",
-      ...ALL_FIELDS.map((f) => f.field),
-    ]);
+    expect(at(schemas, "UpdateForm")["anyOf"]).toEqual(
+      HANDLER_TYPE_NAMES.map((t) => ({ $ref: `#/components/schemas/Update${pascal(t)}Form` })),
+    );
   });
 
   it("marks secrets and limits lengths as the catalog does", () => {
     for (const spec of ALL_FIELDS) {
-      const property = at(schemas, "UpdateForm", "properties", spec.field);
+      const property = updateFieldSchema(spec.field);
       expect(property["maxLength"]).toBe(spec.maxLength);
       expect(property["x-secret"] === true).toBe(spec.secret);
     }
@@ -99,15 +112,24 @@ describe("generated from the catalog", () => {
       "+1555",
       "15551234567",
       "s3cr3t",
+      " \t ",
       "x".repeat(513),
     ];
     for (const spec of ALL_FIELDS) {
-      const validate = ajv.compile(at(schemas, "UpdateForm", "properties", spec.field));
+      const validate = ajv.compile(updateFieldSchema(spec.field));
       for (const sample of samples) {
         const catalog = fieldViolation(spec, sample) === undefined;
         expect(validate(sample), `${spec.field} = ${JSON.stringify(sample)}`).toBe(catalog);
       }
     }
+  });
+
+  it("accepts a name that is not blank, as the server does", () => {
+    const validate = new Ajv2020({ strict: false }).compile(
+      at(schemas, "UpdateEmailForm", "properties", "name"),
+    );
+    expect(["ops", " ops ", "\u00a0x"].map((n) => validate(n))).toEqual([true, true, true]);
+    expect(["", " ", "\t\n", "\u00a0\ufeff"].map((n) => validate(n))).toEqual([false, false, false, false]);
   });
 
   it("names every operation, and asks for the key except on the probes and itself", () => {
@@ -139,5 +161,67 @@ describe("generated from the catalog", () => {
       type: "http",
       scheme: "bearer",
     });
+  });
+});
+
+describe("the Datetime pattern", () => {
+  const pattern = new RegExp(String(at(schemas, "Datetime")["pattern"]), "u");
+  const pad = (n: number, width: number) => String(n).padStart(width, "0");
+  const { int } = seededRandom(20_240_229);
+
+  function agrees(values: readonly string[]): { accepted: number; refused: number } {
+    let accepted = 0;
+    for (const value of values) {
+      expect(pattern.test(value), value).toBe(isDatetime(value));
+      if (isDatetime(value)) accepted += 1;
+    }
+    return { accepted, refused: values.length - accepted };
+  }
+
+  it("accepts exactly the dates the server's parser accepts, leap years included", () => {
+    // Every month 00 to 13 and day 00 to 32 of century, leap and common years.
+    const years = [0, 1, 4, 100, 400, 1900, 2000, 2023, 2024, 2100, 2400, 9996, 9999];
+    const dates = years.flatMap((year) =>
+      Array.from({ length: 14 * 33 }, (_, i) => {
+        const time = `${pad(int(24), 2)}:${pad(int(60), 2)}:${pad(int(60), 2)}`;
+        return `${pad(year, 4)}-${pad(Math.floor(i / 33), 2)}-${pad(i % 33, 2)} ${time}`;
+      }),
+    );
+    const { accepted, refused } = agrees(dates);
+    // 13 years of 365 days, and a 29 February in the 7 leap ones: 0000, 0004, 0400, 2000, 2024, 2400, 9996.
+    expect(accepted).toBe(13 * 365 + 7);
+    expect(refused).toBe(dates.length - accepted);
+    for (const leapDay of ["2000-02-29", "2024-02-29", "0000-02-29", "1600-02-29"]) {
+      expect(pattern.test(`${leapDay} 00:00:00`), leapDay).toBe(true);
+    }
+    for (const noDay of ["1900-02-29", "2023-02-29", "2100-02-29", "2024-02-30", "2024-04-31"]) {
+      expect(pattern.test(`${noDay} 00:00:00`), noDay).toBe(false);
+    }
+  });
+
+  it("agrees with the parser on random years, days and times, in range and out", () => {
+    const dates = Array.from({ length: 20_000 }, () => {
+      const part = (max: number, width: number) => pad(int(max), width);
+      return `${part(10_000, 4)}-${part(14, 2)}-${part(33, 2)} ${part(26, 2)}:${part(62, 2)}:${part(62, 2)}`;
+    });
+    const { accepted, refused } = agrees(dates);
+    expect(accepted).toBeGreaterThan(1_000);
+    expect(refused).toBeGreaterThan(1_000);
+  });
+
+  it("refuses other shapes, as the parser does", () => {
+    const shapes = [
+      "2024-01-01T00:00:00",
+      "2024-01-01 00:00:00Z",
+      "2024-1-01 00:00:00",
+      " 2024-01-01 00:00:00",
+      "2024-01-01 00:00",
+      "12024-01-01 00:00:00",
+      "２０２４-01-01 00:00:00",
+      "2024-01-01 24:00:00",
+      "2024-01-01 23:60:00",
+      "2024-01-01 23:59:60",
+    ];
+    expect(agrees(shapes)).toEqual({ accepted: 0, refused: shapes.length });
   });
 });
