@@ -4,7 +4,7 @@
  * server is in `index.ts`.
  */
 import { METHODS } from "node:http";
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { HANDLER_TYPE_NAMES, isHandlerType } from "../sdk/catalog";
 import { authenticator } from "./auth";
 import { type Clock, systemClock } from "./clock";
@@ -17,7 +17,8 @@ import {
   sendFeatureOff,
 } from "./emulation";
 import { FEATURE_OFF_PAGE } from "./emulation/feature-off";
-import { ApiError, BODY_LIMIT, TITLES, installErrorHandling, sendError } from "./errors";
+import { ApiError, BODY_LIMIT, installErrorHandling, sendError } from "./errors";
+import { installBodyParsers } from "./body-parsers";
 import { type Presenter, referencePresenter } from "./presenter";
 import { DEFAULT_REQUEST_TIMEOUT, connectHandler, protocolErrorHandler, timeoutOptions } from "./protocol";
 import { isPostgresUrl } from "./records";
@@ -27,7 +28,6 @@ import { registerHealthRoutes } from "./routes/health";
 import { AllowedMethods } from "./routes/methods";
 import { registerOpenApiRoute } from "./routes/openapi";
 import { referenceRules, registerNotificationHandlerRoutes } from "./routes/notification-handlers";
-import type { FormEntry } from "./schemas/notification-handlers";
 
 /** The default number of requests per key and minute. */
 export const DEFAULT_RATE_LIMIT = 60;
@@ -96,34 +96,6 @@ function parseQueryString(query: string): Record<string, string[]> {
   return result;
 }
 
-function malformedForm(detail: string): ApiError {
-  return new ApiError(400, [{ title: TITLES.malformedForm, detail }]);
-}
-
-async function parseMultipart(contentType: string, body: Buffer): Promise<FormEntry[]> {
-  if (body.length === 0) return [];
-  let form: FormData;
-  try {
-    // The body is already capped at 64 KiB, so the platform's own parser can take it whole.
-    form = await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData();
-  } catch {
-    throw malformedForm("The multipart/form-data body could not be parsed.");
-  }
-  const entries: FormEntry[] = [];
-  form.forEach((value, name) => {
-    entries.push(typeof value === "string" ? { name, value, file: false } : { name, value: "", file: true });
-  });
-  return entries;
-}
-
-function parseUrlencoded(body: Buffer): FormEntry[] {
-  return [...new URLSearchParams(body.toString("utf8"))].map(([name, value]) => ({
-    name,
-    value,
-    file: false,
-  }));
-}
-
 /** Refuses emulation options that name no version or setting, or that come without `emulate`. */
 function checkEmulationOptions(options: BuildAppOptions): void {
   if (options.emulate !== undefined && !isEmulatedVersion(options.emulate)) {
@@ -148,8 +120,14 @@ function checkEmulationOptions(options: BuildAppOptions): void {
   }
 }
 
-/** Builds the service. Call `listen` to serve it, or `inject` to test it; `close` releases it. */
-export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
+/** The options checked, with their defaults and the emulation they ask for. */
+function resolvedOptions(options: BuildAppOptions): {
+  emulated: ReturnType<typeof emulation> | undefined;
+  presenter: Presenter;
+  now: Clock;
+  rateLimit: number;
+  requestTimeout: number;
+} {
   checkEmulationOptions(options);
   // The emulation of a deployed version swaps the presenter and the rules and adds hooks; the
   // routes and the store stay the same.
@@ -160,8 +138,6 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
           ...(options.disabledTypes === undefined ? {} : { disabledTypes: new Set(options.disabledTypes) }),
           ...(options.planLimit === undefined ? {} : { planLimit: options.planLimit }),
         });
-  const presenter = emulated?.presenter ?? options.presenter ?? referencePresenter;
-  const now = options.now ?? systemClock;
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (!Number.isSafeInteger(rateLimit) || rateLimit < 0) {
     throw new RangeError(`rateLimit must be a whole number from 0, got ${rateLimit}`);
@@ -175,10 +151,37 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
   if (options.publicUrl !== undefined && !URL.canParse(options.publicUrl)) {
     throw new RangeError(`publicUrl is not a URL: ${options.publicUrl}`);
   }
+  return {
+    emulated,
+    presenter: emulated?.presenter ?? options.presenter ?? referencePresenter,
+    now: options.now ?? systemClock,
+    rateLimit,
+    requestTimeout,
+  };
+}
 
-  const methods = new AllowedMethods();
-  // Set by preClose: readiness then fails and answers close their connections.
+/**
+ * Follows the app's close: once it starts, readiness fails (the returned function says so) and
+ * answers to requests already in flight end their connection, since a client's idle keep-alive socket
+ * would otherwise hold `close()` open until the client drops it.
+ */
+function trackClosing(app: FastifyInstance): () => boolean {
   let closing = false;
+  app.addHook("preClose", (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    if (closing) reply.header("connection", "close");
+    done(null, payload);
+  });
+  return () => closing;
+}
+
+/** Builds the service. Call `listen` to serve it, or `inject` to test it; `close` releases it. */
+export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
+  const { emulated, presenter, now, rateLimit, requestTimeout } = resolvedOptions(options);
+  const methods = new AllowedMethods();
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     http: timeoutOptions(requestTimeout),
@@ -234,28 +237,7 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
     if (options.featureOff === true) installFeatureOff(app);
     emulated?.install(app);
 
-    // Only the two form types are parsed; both are read whole under the 64 KiB limit, so an
-    // oversized body of either kind is a 413 from Fastify's own body reader.
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser<Buffer>(
-      "multipart/form-data",
-      { parseAs: "buffer", bodyLimit: BODY_LIMIT },
-      (request: FastifyRequest, body: Buffer) => parseMultipart(request.headers["content-type"] ?? "", body),
-    );
-    app.addContentTypeParser<Buffer>(
-      "application/x-www-form-urlencoded",
-      { parseAs: "buffer", bodyLimit: BODY_LIMIT },
-      (_request, body: Buffer, done) => done(null, parseUrlencoded(body)),
-    );
-    app.addContentTypeParser("*", (request, payload, done) => {
-      if (request.method === "POST") {
-        done(ApiError.unsupportedMediaType(request.headers["content-type"]), undefined);
-      } else {
-        // Reads, deletes and 405s take no body: drop it rather than refuse the request.
-        payload.resume();
-        done(null, undefined);
-      }
-    });
+    installBodyParsers(app);
 
     registerNotificationHandlerRoutes(app, {
       repository,
@@ -270,19 +252,9 @@ export function buildApp(options: BuildAppOptions = {}): FastifyInstance {
       ),
       methods,
     });
-    registerHealthRoutes(app, { repository, closing: () => closing, methods });
+    registerHealthRoutes(app, { repository, closing: trackClosing(app), methods });
     if (emulated === undefined) registerOpenApiRoute(app, methods); // it describes the reference only
 
-    // Once closing, answers to requests already in flight also end their connection: a client's
-    // idle keep-alive socket would otherwise hold close() open until the client drops it.
-    app.addHook("preClose", (done) => {
-      closing = true;
-      done();
-    });
-    app.addHook("onSend", (_request, reply, payload, done) => {
-      if (closing) reply.header("connection", "close");
-      done(null, payload);
-    });
     if (ownsRepository) {
       app.addHook("onClose", async () => {
         await repository.close();
