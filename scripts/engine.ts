@@ -89,23 +89,26 @@ interface EnsureEngineOptions {
   ignorePath?: boolean;
   /** Also make Pulumi YAML's language host available (minutes the first time it is built). */
   yaml?: boolean;
+  /** Where PATH and XDG_CACHE_HOME are read, and what commands run with; `process.env` unless given. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The user's cache folder. */
-function userCache(): string {
-  return process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
+function userCache(env: NodeJS.ProcessEnv): string {
+  return env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
 }
 
-function cacheRoot(): string {
-  return join(userCache(), "pulumi-notification-handlers", "engine");
+function cacheRoot(env: NodeJS.ProcessEnv): string {
+  return join(userCache(env), "pulumi-notification-handlers", "engine");
 }
 
 /** The first executable `command` on PATH that `accept` takes. */
 async function which(
   command: string,
+  env: NodeJS.ProcessEnv,
   accept: (path: string) => boolean = () => true,
 ): Promise<string | undefined> {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (dir === "") continue;
     const candidate = join(dir, command);
     try {
@@ -118,10 +121,10 @@ async function which(
   return undefined;
 }
 
-async function cliVersion(pulumi: string): Promise<string | undefined> {
+async function cliVersion(pulumi: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   try {
     const { stdout } = await run(pulumi, ["version"], {
-      env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+      env: { ...env, PULUMI_SKIP_UPDATE_CHECK: "true" },
       timeout: 30_000, // 30 s
     });
     return stdout.trim();
@@ -140,10 +143,10 @@ async function lockedPulumiVersion(projectRoot: string): Promise<string> {
   return version;
 }
 
-function goEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+function goEnv(env: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   // The release build is static (CGO off). GOTOOLCHAIN stays as the machine has it, so an older Go
   // can fetch the toolchain the modules ask for from the module proxy.
-  return { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=mod -buildvcs=false", ...extra };
+  return { ...env, CGO_ENABLED: "0", GOFLAGS: "-mod=mod -buildvcs=false", ...extra };
 }
 
 /** Runs a command, forwarding a summary of its output to `log`; rejects with its stderr tail. */
@@ -152,7 +155,7 @@ function runLogged(
   args: string[],
   cwd: string,
   log: (line: string) => void,
-  env: NodeJS.ProcessEnv = goEnv(),
+  env: NodeJS.ProcessEnv,
 ): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -188,11 +191,16 @@ function runLogged(
   });
 }
 
-async function moduleAvailable(module: string, version: string, cwd: string): Promise<boolean> {
+async function moduleAvailable(
+  module: string,
+  version: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<boolean> {
   try {
     await run("go", ["mod", "download", "-json", `${module}@${version}`], {
       cwd,
-      env: goEnv(),
+      env: goEnv(env),
       timeout: 600_000, // 10 min: the first download of a large module is slow
     });
     return true;
@@ -210,8 +218,12 @@ function lowerVersions(wanted: string): string[] {
   return versions;
 }
 
-async function buildFromGo(wanted: string, log: (line: string) => void): Promise<CliFound> {
-  const scratch = join(cacheRoot(), "go-module");
+async function buildFromGo(
+  wanted: string,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): Promise<CliFound> {
+  const scratch = join(cacheRoot(env), "go-module");
   await mkdir(scratch, { recursive: true });
   await writeFile(join(scratch, "go.mod"), "module enginebuild\n\ngo 1.24\n");
 
@@ -219,8 +231,8 @@ async function buildFromGo(wanted: string, log: (line: string) => void): Promise
   let version: string | undefined;
   for (const candidate of lowerVersions(wanted)) {
     if (
-      (await moduleAvailable(CLI_MODULE, `v${candidate}`, scratch)) &&
-      (await moduleAvailable(SDK_MODULE, `v${candidate}`, scratch))
+      (await moduleAvailable(CLI_MODULE, `v${candidate}`, scratch, env)) &&
+      (await moduleAvailable(SDK_MODULE, `v${candidate}`, scratch, env))
     ) {
       version = candidate;
       break;
@@ -235,9 +247,9 @@ async function buildFromGo(wanted: string, log: (line: string) => void): Promise
   if (version !== wanted)
     log(`Building the nearest version that can be fetched: v${version} (wanted v${wanted}).`);
 
-  const binDir = join(cacheRoot(), `v${version}`, "bin");
+  const binDir = join(cacheRoot(env), `v${version}`, "bin");
   await mkdir(binDir, { recursive: true });
-  const src = join(cacheRoot(), `v${version}`, "src");
+  const src = join(cacheRoot(env), `v${version}`, "src");
   await rm(src, { recursive: true, force: true });
   await mkdir(src, { recursive: true });
 
@@ -253,7 +265,7 @@ async function buildFromGo(wanted: string, log: (line: string) => void): Promise
   );
 
   log("Resolving the CLI's Go dependencies (about 340 modules; minutes the first time)...");
-  await runLogged("go", ["mod", "tidy"], src, log);
+  await runLogged("go", ["mod", "tidy"], src, log, goEnv(env));
   // The release build stamps the version; without it the Automation API's version check fails.
   const ldflags = `-X ${SDK_MODULE}/go/common/version.Version=v${version}`;
   log(`Compiling pulumi v${version} (minutes the first time on two cores)...`);
@@ -262,6 +274,7 @@ async function buildFromGo(wanted: string, log: (line: string) => void): Promise
     ["build", "-trimpath", "-ldflags", ldflags, "-o", join(binDir, "pulumi"), `${CLI_MODULE}/cmd/pulumi`],
     src,
     log,
+    goEnv(env),
   );
   await writeFile(join(dirname(binDir), "version"), `v${version}\n`);
   return { binDir, version: `v${version}`, source: "built" };
@@ -276,9 +289,13 @@ async function installDynamicProviderPlugin(binDir: string, projectRoot: string)
   }
 }
 
-async function withLock<T>(work: () => Promise<T>, log: (line: string) => void): Promise<T> {
-  const lock = join(cacheRoot(), ".lock");
-  await mkdir(cacheRoot(), { recursive: true });
+async function withLock<T>(
+  env: NodeJS.ProcessEnv,
+  work: () => Promise<T>,
+  log: (line: string) => void,
+): Promise<T> {
+  const lock = join(cacheRoot(env), ".lock");
+  await mkdir(cacheRoot(env), { recursive: true });
   for (let waited = 0; ; waited++) {
     try {
       await mkdir(lock);
@@ -308,52 +325,58 @@ type CliFound = Omit<Engine, "languageHost">;
 async function ensureCli(
   projectRoot: string,
   options: EnsureEngineOptions,
+  env: NodeJS.ProcessEnv,
   log: (line: string) => void,
 ): Promise<CliFound> {
   if (options.ignorePath !== true) {
-    const onPath = await which("pulumi");
-    if (onPath !== undefined && !onPath.startsWith(cacheRoot())) {
-      const version = await cliVersion(onPath);
+    const onPath = await which("pulumi", env);
+    if (onPath !== undefined && !onPath.startsWith(cacheRoot(env))) {
+      const version = await cliVersion(onPath, env);
       if (version !== undefined) return { binDir: dirname(onPath), version, source: "path" };
     }
   }
 
   const wanted = await lockedPulumiVersion(projectRoot);
-  return withLock(async () => {
-    for (const candidate of lowerVersions(wanted)) {
-      const binDir = join(cacheRoot(), `v${candidate}`, "bin");
-      const pulumi = join(binDir, "pulumi");
-      if (!existsSync(pulumi)) continue;
-      const version = await cliVersion(pulumi);
-      if (version === undefined) continue;
-      await installDynamicProviderPlugin(binDir, projectRoot);
-      return { binDir, version, source: "cache" as const };
-    }
-    if ((await which("go")) === undefined) {
-      throw new Error(
-        [
-          "The Pulumi CLI is not on PATH and Go is not installed to build it.",
-          "Install the Pulumi CLI (https://www.pulumi.com/docs/install/), for example:",
-          "  curl -fsSL https://get.pulumi.com | sh",
-          "or install Go (https://go.dev/dl/) and run `npm run engine` again to build it from source.",
-        ].join("\n"),
-      );
-    }
-    const built = await buildFromGo(wanted, log);
-    await installDynamicProviderPlugin(built.binDir, projectRoot);
-    const version = await cliVersion(join(built.binDir, "pulumi"));
-    if (version === undefined) throw new Error(`The built CLI in ${built.binDir} does not run.`);
-    log(`Pulumi ${version} is ready in ${built.binDir}`);
-    return { ...built, version };
-  }, log);
+  return withLock(
+    env,
+    async () => {
+      for (const candidate of lowerVersions(wanted)) {
+        const binDir = join(cacheRoot(env), `v${candidate}`, "bin");
+        const pulumi = join(binDir, "pulumi");
+        if (!existsSync(pulumi)) continue;
+        const version = await cliVersion(pulumi, env);
+        if (version === undefined) continue;
+        await installDynamicProviderPlugin(binDir, projectRoot);
+        return { binDir, version, source: "cache" as const };
+      }
+      if ((await which("go", env)) === undefined) {
+        throw new Error(
+          [
+            "The Pulumi CLI is not on PATH and Go is not installed to build it.",
+            "Install the Pulumi CLI (https://www.pulumi.com/docs/install/), for example:",
+            "  curl -fsSL https://get.pulumi.com | sh",
+            "or install Go (https://go.dev/dl/) and run `npm run engine` again to build it from source.",
+          ].join("\n"),
+        );
+      }
+      const built = await buildFromGo(wanted, env, log);
+      await installDynamicProviderPlugin(built.binDir, projectRoot);
+      const version = await cliVersion(join(built.binDir, "pulumi"), env);
+      if (version === undefined) throw new Error(`The built CLI in ${built.binDir} does not run.`);
+      log(`Pulumi ${version} is ready in ${built.binDir}`);
+      return { ...built, version };
+    },
+    log,
+  );
 }
 
 /** Where an earlier version of this script put language hosts built from withdrawn sources. */
-function withdrawnLanguageHosts(): string[] {
-  const nextToCachedClis = existsSync(cacheRoot())
-    ? readdirSync(cacheRoot()).map((version) => join(cacheRoot(), version, "bin", LANGUAGE_HOST))
+function withdrawnLanguageHosts(env: NodeJS.ProcessEnv): string[] {
+  const root = cacheRoot(env);
+  const nextToCachedClis = existsSync(root)
+    ? readdirSync(root).map((version) => join(root, version, "bin", LANGUAGE_HOST))
     : [];
-  return [join(userCache(), LANGUAGE_HOST), ...nextToCachedClis].filter((path) => existsSync(path));
+  return [join(userCache(env), LANGUAGE_HOST), ...nextToCachedClis].filter((path) => existsSync(path));
 }
 
 /** Whether `path` is a launcher of this project's host (of any checkout), which is no installed host. */
@@ -381,14 +404,18 @@ async function place(source: string, target: string): Promise<void> {
  * checkout's own, the CLI and the dynamic-provider plugin hard-linked beside the host's launcher: the
  * CLI finds the host next to itself, as in an installed Pulumi, and warns of none on PATH.
  */
-async function projectLanguageHostDir(cli: CliFound, projectRoot: string): Promise<string> {
+async function projectLanguageHostDir(
+  cli: CliFound,
+  projectRoot: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
   const host = join(projectRoot, PROJECT_HOST_MARK);
   if (!existsSync(host))
     throw new Error(
       `The project's language host is not built: run \`npm run build\` in ${projectRoot} first.`,
     );
   const checkout = createHash("sha256").update(projectRoot).digest("hex").slice(0, 16);
-  const dir = join(cacheRoot(), "checkouts", checkout, "bin");
+  const dir = join(cacheRoot(env), "checkouts", checkout, "bin");
   await mkdir(dir, { recursive: true });
   if (cli.source !== "path") {
     for (const name of ["pulumi", DYNAMIC_PROVIDER_PLUGIN])
@@ -413,9 +440,10 @@ async function projectLanguageHostDir(cli: CliFound, projectRoot: string): Promi
 async function findLanguageHost(
   cli: CliFound,
   projectRoot: string,
+  env: NodeJS.ProcessEnv,
   log: (line: string) => void,
 ): Promise<Engine> {
-  for (const withdrawn of withdrawnLanguageHosts()) {
+  for (const withdrawn of withdrawnLanguageHosts(env)) {
     log(`Deleting ${withdrawn}: a language host built from sources that may not be used`);
     await rm(withdrawn, { recursive: true, force: true });
   }
@@ -423,10 +451,10 @@ async function findLanguageHost(
   const installed =
     cli.source === "path" && existsSync(nextToCli)
       ? nextToCli
-      : await which(LANGUAGE_HOST, (path) => !isProjectLanguageHost(path));
+      : await which(LANGUAGE_HOST, env, (path) => !isProjectLanguageHost(path));
   if (installed !== undefined)
     return { ...cli, languageHost: { dir: dirname(installed), source: "installed" } };
-  const dir = await projectLanguageHostDir(cli, projectRoot);
+  const dir = await projectLanguageHostDir(cli, projectRoot, env);
   return {
     ...cli,
     binDir: cli.source === "path" ? cli.binDir : dir,
@@ -438,37 +466,45 @@ async function findLanguageHost(
  * The folder of Pulumi YAML's language host: an installed one (next to an installed CLI, or on PATH)
  * wins; else the one built by `go install` from its module at {@link YAML_HOST_VERSION}, cached.
  */
-async function yamlHostDir(cli: CliFound, log: (line: string) => void): Promise<string> {
+async function yamlHostDir(
+  cli: CliFound,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): Promise<string> {
   if (cli.source === "path" && existsSync(join(cli.binDir, YAML_HOST))) return cli.binDir;
-  const installed = await which(YAML_HOST, (path) => !path.startsWith(cacheRoot()));
+  const installed = await which(YAML_HOST, env, (path) => !path.startsWith(cacheRoot(env)));
   if (installed !== undefined) return dirname(installed);
-  const dir = join(cacheRoot(), `yaml-${YAML_HOST_VERSION}`, "bin");
+  const dir = join(cacheRoot(env), `yaml-${YAML_HOST_VERSION}`, "bin");
   if (existsSync(join(dir, YAML_HOST))) return dir;
-  return withLock(async () => {
-    if (existsSync(join(dir, YAML_HOST))) return dir;
-    log(`Building ${YAML_HOST} ${YAML_HOST_VERSION} from its Go module (minutes the first time)...`);
-    await mkdir(dir, { recursive: true });
-    // `go install module@version` builds outside any module, so it takes no -mod flag.
-    const env = goEnv({ GOBIN: dir, GOFLAGS: "-buildvcs=false" });
-    await runLogged(
-      "go",
-      ["install", "-trimpath", `${YAML_HOST_MODULE}@${YAML_HOST_VERSION}`],
-      cacheRoot(),
-      log,
-      env,
-    );
-    return dir;
-  }, log);
+  return withLock(
+    env,
+    async () => {
+      if (existsSync(join(dir, YAML_HOST))) return dir;
+      log(`Building ${YAML_HOST} ${YAML_HOST_VERSION} from its Go module (minutes the first time)...`);
+      await mkdir(dir, { recursive: true });
+      // `go install module@version` builds outside any module, so it takes no -mod flag.
+      await runLogged(
+        "go",
+        ["install", "-trimpath", `${YAML_HOST_MODULE}@${YAML_HOST_VERSION}`],
+        cacheRoot(env),
+        log,
+        goEnv(env, { GOBIN: dir, GOFLAGS: "-buildvcs=false" }),
+      );
+      return dir;
+    },
+    log,
+  );
 }
 
 /** Finds or builds the Pulumi engine and its language hosts; see the file comment for the order. */
 export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<Engine> {
   const projectRoot = resolve(options.projectRoot ?? join(__dirname, "..", ".."));
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const cli = await ensureCli(projectRoot, options, log);
-  const engine = await findLanguageHost(cli, projectRoot, log);
+  const env = options.env ?? process.env;
+  const cli = await ensureCli(projectRoot, options, env, log);
+  const engine = await findLanguageHost(cli, projectRoot, env, log);
   if (options.yaml !== true) return engine;
-  const yamlDir = await yamlHostDir(cli, log);
+  const yamlDir = await yamlHostDir(cli, env, log);
   if (yamlDir === engine.binDir) return engine;
   // Next to a CLI of the cache, as an installed Pulumi has it: the CLI then finds it without a warning.
   if (engine.languageHost.source === "project" && cli.source !== "path") {

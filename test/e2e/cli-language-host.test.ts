@@ -189,7 +189,6 @@ describe("the Node.js language host, through the Pulumi CLI in a project folder"
 });
 
 describe("which language host the engine helper picks", () => {
-  const saved = { PATH: process.env.PATH, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME };
   let root = "";
 
   beforeAll(async () => {
@@ -197,32 +196,37 @@ describe("which language host the engine helper picks", () => {
   });
 
   afterAll(async () => {
-    process.env.PATH = saved.PATH;
-    if (saved.XDG_CACHE_HOME === undefined) delete process.env.XDG_CACHE_HOME;
-    else process.env.XDG_CACHE_HOME = saved.XDG_CACHE_HOME;
     await rm(root, { recursive: true, force: true });
   });
 
-  /** A folder on PATH with the engine's CLI, as an installed Pulumi has it, and a cache of its own. */
-  async function machine(name: string): Promise<{ installed: string; cache: string }> {
+  /**
+   * A folder on PATH with the engine's CLI, as an installed Pulumi has it, a cache of its own, and the
+   * environment that says so (the helper is given it: the tests' own stays as it is).
+   */
+  async function machine(
+    name: string,
+  ): Promise<{ installed: string; cache: string; env: NodeJS.ProcessEnv }> {
     const installed = join(root, name, "pulumi", "bin");
     const cache = join(root, name, "cache");
     await mkdir(installed, { recursive: true });
     await symlink(join(inject("engineBinDir"), "pulumi"), join(installed, "pulumi"));
-    process.env.PATH = [installed, dirname(process.execPath), saved.PATH].join(delimiter);
-    process.env.XDG_CACHE_HOME = cache;
-    return { installed, cache };
+    const env = {
+      ...process.env,
+      PATH: [installed, dirname(process.execPath), process.env.PATH ?? ""].join(delimiter),
+      XDG_CACHE_HOME: cache,
+    };
+    return { installed, cache, env };
   }
 
   it("prefers an installed host next to the CLI", async () => {
-    const { installed } = await machine("installed");
+    const { installed, env } = await machine("installed");
     await writeFile(join(installed, "pulumi-language-nodejs"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
-    const engine = await ensureEngine({ projectRoot: REPOSITORY_ROOT, log: () => undefined });
+    const engine = await ensureEngine({ projectRoot: REPOSITORY_ROOT, log: () => undefined, env });
     expect(engine.languageHost).toEqual({ dir: installed, source: "installed" });
   });
 
   it("else runs the project's own, and deletes hosts built from withdrawn sources without running them", async () => {
-    const { cache } = await machine("bare");
+    const { cache, env } = await machine("bare");
     const withdrawn = [
       join(cache, "pulumi-language-nodejs", "pulumi-language-nodejs"),
       join(cache, "pulumi-notification-handlers", "engine", "v3.259.0", "bin", "pulumi-language-nodejs"),
@@ -232,7 +236,7 @@ describe("which language host the engine helper picks", () => {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, `#!/bin/sh\ntouch ${JSON.stringify(ran)}\n`, { mode: 0o755 });
     }
-    const engine = await ensureEngine({ projectRoot: REPOSITORY_ROOT, log: () => undefined });
+    const engine = await ensureEngine({ projectRoot: REPOSITORY_ROOT, log: () => undefined, env });
     expect(engine.languageHost.source).toBe("project");
     expect(existsSync(join(engine.languageHost.dir, "pulumi-language-nodejs"))).toBe(true);
     for (const path of withdrawn) expect(existsSync(path), path).toBe(false);

@@ -262,10 +262,9 @@ describe("pagination", () => {
 
   it.each([
     "",
-    "&order_by=name",
-    "&order_by=name&order_type=ASC",
-    "&order_by=datetime",
-    "&order_by=last_datetime",
+    ...["notification_handler_id", "datetime", "last_datetime", "name"].flatMap((orderBy) =>
+      ["ASC", "DESC"].map((direction) => `&order_by=${orderBy}&order_type=${direction}`),
+    ),
   ])("walks every handler exactly once with page sizes of 10 (%s)", async (order) => {
     const seen: number[] = [];
     for (let page = 1; page <= 4; page++) {

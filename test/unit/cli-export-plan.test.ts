@@ -76,6 +76,7 @@ describe("planExport", () => {
       handler(3, "twilio", "SMS", { twilio: "+15551234567" }, false),
     ];
     const plan = planExport(live);
+    expect(plan.handlers).toHaveLength(3);
     const [email, whatsapp, sms] = plan.handlers;
     expect(email!.name).toBe("It&#39;s &#34;ops&#34; & co");
     expect(whatsapp!.fields).toEqual([expect.objectContaining({ kind: "plain", value: "+15551234567" })]);
@@ -137,7 +138,8 @@ describe("planExport", () => {
 
     const { entries, problems } = readSetFiles([{ file: "handlers.yaml", text: yaml }]);
     expect(problems).toEqual([]);
-    expect(entries).toHaveLength(plan.handlers.length);
+    expect(plan.handlers).toHaveLength(live.length);
+    expect(entries).toHaveLength(live.length);
     for (const [i, exported] of plan.handlers.entries()) {
       const entry = entries[i]!;
       expect(entry).toMatchObject({ key: exported.resourceName, type: exported.type, name: exported.name });

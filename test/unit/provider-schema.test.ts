@@ -99,7 +99,16 @@ describe("the Pulumi package schema", () => {
   });
 
   it("has the inputs the provider's check takes", () => {
-    for (const property of Object.keys(resource?.inputProperties ?? {})) {
+    const properties = Object.keys(resource?.inputProperties ?? {});
+    expect(properties).toEqual([
+      "type",
+      "name",
+      "isEnabled",
+      ...ALL_FIELDS.map((f) => f.property),
+      "adopt",
+      "updateStrategy",
+    ]);
+    for (const property of properties) {
       const unknown = checkInputs({ type: "internal_notification", [property]: true }).filter((f) =>
         f.reason.includes("is not a property"),
       );
@@ -126,9 +135,16 @@ describe("the Pulumi package schema", () => {
     const declared = Object.keys(resource?.properties ?? {});
     const fields = new Set(ALL_FIELDS.map((f) => f.property));
     expect(written).not.toContain("__provider");
-    expect(written.filter((key) => !declared.includes(key))).toEqual([]);
-    expect(declared.filter((key) => !fields.has(key) && !written.includes(key))).toEqual([]);
-    expect(declared.some((key) => key.startsWith("__"))).toBe(false);
+    expect(declared).toEqual([
+      ...Object.keys(resource?.inputProperties ?? {}),
+      "handlerId",
+      "pendingConfirmation",
+      "settings",
+      "lastDatetime",
+      "datetime",
+    ]);
+    // Every declared output but the fields of other types.
+    expect([...written].sort()).toEqual(declared.filter((key) => !fields.has(key) || key in inputs).sort());
     expect(resource?.properties?.settings?.secret).toBe(true);
   });
 
@@ -142,6 +158,7 @@ describe("the Pulumi package schema", () => {
       `#/types/${HANDLER_INFO_TOKEN}`,
     );
     // `connection` is the TypeScript lookups' own: with the plugin, an explicit provider does its work.
+    expect(Object.keys(schema.functions)).toEqual([GET_HANDLER_TOKEN, GET_HANDLERS_TOKEN]);
     for (const fn of Object.values(schema.functions))
       expect(fn.inputs.properties).not.toHaveProperty("connection");
   });
