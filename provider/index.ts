@@ -9,6 +9,6 @@ export {
   type NotificationHandlerOptions,
 } from "./resource";
 export { HandlerSet, type HandlerSetArgs, HandlerSetError } from "./handler-set";
-export type { SetProblem } from "./handler-set-file";
+export type { SetProblem } from "./handler-set-format";
 export type { UpdateStrategy } from "../sdk/settings";
 export * from "./lookup";

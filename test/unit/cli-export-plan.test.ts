@@ -7,7 +7,7 @@ import { chooseUpdateStrategy } from "../../cli/update-strategy";
 import { fieldByProperty } from "../../sdk/catalog";
 import { cleanLikeDeployed, equalAfterCleaning } from "../../sdk/cleaning";
 import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
-import { readSetFiles } from "../../provider/handler-set-file";
+import { readSetFiles } from "../../provider/handler-set-format";
 import { checkInputs, desiredFrom, differences, toLive } from "../../provider/inputs";
 
 const handler = (
