@@ -8,7 +8,13 @@ import * as pulumi from "@pulumi/pulumi";
 
 import { fieldByProperty, fieldViolation } from "../sdk/catalog";
 import { matchFiles, readSetSources } from "./handler-set-sources";
-import { formatProblem, readSetData, readSetFiles, type SetEntry, type SetProblem } from "./handler-set-format";
+import {
+  formatProblem,
+  readSetData,
+  readSetFiles,
+  type SetEntry,
+  type SetProblem,
+} from "./handler-set-format";
 import type { UpdateStrategy } from "../sdk/settings";
 import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "./resource";
 
