@@ -3,7 +3,7 @@
  * the resources, the client and the transport (a leaf, so none of them imports another for types).
  */
 
-import type { ResponseHeaders } from "./errors";
+import type { ResponseHeaders } from "./response-headers";
 import type { FormBody } from "./multipart";
 
 /** Per-call overrides. */

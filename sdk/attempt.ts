@@ -4,7 +4,8 @@
  */
 
 import type { Dispatcher } from "undici";
-import { APIConnectionError, APIConnectionTimeoutError, type ResponseHeaders } from "./errors";
+import { APIConnectionError, APIConnectionTimeoutError } from "./errors";
+import type { ResponseHeaders } from "./response-headers";
 import { lowerCaseHeaders } from "./response-body";
 
 class TimeoutMarker extends Error {}

@@ -1,12 +1,12 @@
 /**
- * The client's error chain and the one function that maps an HTTP answer to its class.
+ * The client's error chain (`error-mapping.ts` maps an HTTP answer to its class).
  *
  * Every error has a stable `code`. Messages carry the server's titles and details and the request
  * method and path, never credentials: the client redacts its API key from anything a server echoes
  * before an error is built, and no error stores request headers.
  */
 
-import { withoutCredentials } from "./redaction";
+import { type ResponseHeaders, retryAfterSeconds } from "./response-headers";
 
 /** Stable machine-readable error codes. */
 export type ErrorCode =
@@ -40,9 +40,6 @@ export interface APIErrorEntry {
   detail?: string;
   source?: { parameter?: string };
 }
-
-/** Response headers with lower-case names; `authorization` and cookies are never kept. */
-export type ResponseHeaders = Record<string, string>;
 
 /** The base of every error this package throws. */
 export class NotificationHandlersError extends Error {
@@ -275,7 +272,8 @@ export function parseErrorEntries(body: unknown): APIErrorEntry[] {
   return entries;
 }
 
-function describeEntries(entries: readonly APIErrorEntry[], status: number): string {
+/** The entries of an error answer as one line of a message. */
+export function describeEntries(entries: readonly APIErrorEntry[], status: number): string {
   const parts = entries
     .map((e) => {
       const title = e.title.trim();
@@ -306,135 +304,4 @@ function statusText(status: number): string {
     504: "Gateway Timeout",
   };
   return texts[status] ?? "(no error details in the answer)";
-}
-
-/** Seconds to wait from `Retry-After` (seconds or an HTTP date) or `X-RateLimit-Reset` (seconds), the larger. */
-export function retryAfterSeconds(headers: ResponseHeaders, nowMs: number = Date.now()): number | undefined {
-  const candidates: number[] = [];
-  const retryAfter = headers["retry-after"]?.trim();
-  if (retryAfter) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds) && seconds >= 0) candidates.push(seconds);
-    else {
-      const date = Date.parse(retryAfter);
-      if (!Number.isNaN(date)) candidates.push(Math.max(0, (date - nowMs) / 1000));
-    }
-  }
-  const reset = resetSeconds(headers["x-ratelimit-reset"], nowMs);
-  if (reset !== undefined) candidates.push(reset);
-  return candidates.length > 0 ? Math.max(...candidates) : undefined;
-}
-
-/**
- * Reads `X-RateLimit-Reset`: seconds until the window resets (the reference server and deployed
- * instances alike: docs/api.md#rate-limit-headers, docs/api.md#deployed-rate-limit), or, as some
- * servers send, an epoch timestamp in seconds (told apart by size).
- */
-export function resetSeconds(value: string | undefined, nowMs: number = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value.trim());
-  if (!Number.isFinite(n) || n < 0 || value.trim() === "") return undefined;
-  if (n > 1_000_000_000) return Math.max(0, n - nowMs / 1000);
-  return n;
-}
-
-const VALIDATION_TITLE = /you must fill all the (required )?fields/i;
-const PLAN_LIMIT_TITLE = /exceeded the limits of your current plan/i;
-
-function isJSONDocument(body: unknown): boolean {
-  return typeof body === "object" && body !== null;
-}
-
-function contentTypeOf(headers: ResponseHeaders): string {
-  return (headers["content-type"] ?? "").split(";")[0]?.trim() || "no content type";
-}
-
-/**
- * Maps an answer to its error class. `body` is the parsed JSON document, or the text of a non-JSON
- * answer (`undefined` when empty). `headers` have lower-case names. `collection` says the request
- * went to the collection path (list, create), where a 404 can only mean a wrong URL.
- */
-export function makeAPIError(
-  status: number,
-  headers: ResponseHeaders,
-  body: unknown,
-  method: string,
-  path: string,
-  options: { collection?: boolean } = {},
-): APIError {
-  const request = { method, path };
-  const titles = parseErrorEntries(body).map((e) => e.title);
-
-  // The collection path (list, create) always exists where the API is: a 404 there, even a JSON one
-  // (a base URL with a wrong path prefix on a server that answers JSON 404s), means the API is not here.
-  if (options.collection && status === 404) {
-    return new ServiceNotFoundError(
-      status,
-      headers,
-      body,
-      request,
-      `There is no Notification Handlers API at this URL: ${method} ${path} answered 404, and that path ` +
-        `always exists where the API is. Check the base URL (and its path prefix), and that the site has ` +
-        `notification handlers switched on.`,
-    );
-  }
-
-  // A deployed site with the feature off answers an HTML 404 page (docs/api.md#deployed-feature-off); a
-  // wrong base URL answers a web page, a redirect or an empty 404. None of these is a handler that
-  // does not exist.
-  if (!isJSONDocument(body) && (status < 400 || status === 404 || status === 405)) {
-    const what =
-      status >= 300 && status < 400 && headers.location
-        ? `a redirect to ${withoutCredentials(headers.location)}`
-        : `${status} with ${body === undefined || body === "" ? "an empty body" : contentTypeOf(headers)}`;
-    return new ServiceNotFoundError(
-      status,
-      headers,
-      body,
-      request,
-      `There is no Notification Handlers API at this URL: ${method} ${path} answered ${what}, not the ` +
-        `API's JSON. Check the base URL, and that the site has notification handlers switched on.`,
-    );
-  }
-
-  switch (status) {
-    case 400:
-      return new ValidationError(status, headers, body, request);
-    case 401:
-      // Deployed instances answer 401 for invalid input and for plan limits: neither is a bad key
-      // (docs/api.md#deployed-validation-401, docs/api.md#deployed-plan-limit-401).
-      if (titles.some((t) => VALIDATION_TITLE.test(t))) {
-        return new ValidationError(
-          status,
-          headers,
-          body,
-          request,
-          withHint(status, body, request, VALIDATION_HINT),
-        );
-      }
-      if (titles.some((t) => PLAN_LIMIT_TITLE.test(t))) {
-        return new PlanLimitError(status, headers, body, request, withHint(status, body, request, PLAN_HINT));
-      }
-      return new AuthenticationError(status, headers, body, request);
-    case 404:
-      return new NotFoundError(status, headers, body, request);
-    case 405:
-      return new MethodNotAllowedError(status, headers, body, request);
-    case 413:
-      return new PayloadTooLargeError(status, headers, body, request);
-    case 415:
-      return new UnsupportedMediaTypeError(status, headers, body, request);
-    case 429:
-      return new RateLimitError(status, headers, body, request);
-  }
-  if (status >= 500) return new InternalServerError(status, headers, body, request);
-  return new APIError(status, headers, body, request);
-}
-
-const VALIDATION_HINT = "(this server reports invalid input as 401; the API key itself was accepted)";
-const PLAN_HINT =
-  "(this server also answers so when the handler type is unknown or switched off on this site)";
-
-function withHint(status: number, body: unknown, request: RequestInfo, hint: string): string {
-  return `${request.method} ${request.path}: ${status} ${describeEntries(parseErrorEntries(body), status)} ${hint}`;
 }

@@ -3,6 +3,8 @@
 export * from "./catalog";
 export * from "./cleaning";
 export * from "./errors";
+export * from "./error-mapping";
+export * from "./response-headers";
 export { withoutCredentials } from "./redaction";
 export {
   API_KEY_ENV,

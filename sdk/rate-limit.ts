@@ -10,7 +10,7 @@
  * means no limit. The client drives it; nothing else uses it.
  */
 
-import { resetSeconds, retryAfterSeconds, type ResponseHeaders } from "./errors";
+import { type ResponseHeaders, resetSeconds, retryAfterSeconds } from "./response-headers";
 import { SETTINGS } from "./settings";
 
 /** The rate-limit window of every deployed site and of the reference server. */

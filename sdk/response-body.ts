@@ -1,6 +1,6 @@
 /** Reading an answer as it arrived: its headers under lower-case names, its body as JSON or text. */
 
-import type { ResponseHeaders } from "./errors";
+import type { ResponseHeaders } from "./response-headers";
 import { parseJSONKeepingBigIntegers } from "./json";
 
 const MAX_BODY_CHARS_IN_TEXT = 2_000;

@@ -15,9 +15,9 @@ import {
   type APIError,
   CreateOutcomeUnknownError,
   type RequestInfo,
-  makeAPIError,
-  retryAfterSeconds,
 } from "./errors";
+import { makeAPIError } from "./error-mapping";
+import { retryAfterSeconds } from "./response-headers";
 import { RateLimitPacer, type PacerState } from "./rate-limit";
 import { redactSecret, scrubError } from "./redaction";
 import { parseBody } from "./response-body";

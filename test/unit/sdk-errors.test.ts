@@ -16,10 +16,10 @@ import {
   ServiceNotFoundError,
   UnsupportedMediaTypeError,
   ValidationError,
-  makeAPIError,
   parseErrorEntries,
-  retryAfterSeconds,
 } from "../../sdk/errors";
+import { makeAPIError } from "../../sdk/error-mapping";
+import { retryAfterSeconds } from "../../sdk/response-headers";
 import { withoutCredentials } from "../../sdk/redaction";
 
 const json = { "content-type": "application/json" };
