@@ -9,7 +9,7 @@ import { dirname, resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { FastifyInstance } from "fastify";
 import { HANDLER_TYPE_NAMES, isHandlerType } from "../sdk/catalog";
-import { DEFAULT_RATE_LIMIT, buildApp } from "./app";
+import { type BuildAppOptions, DEFAULT_RATE_LIMIT, buildApp } from "./app";
 import { formatDatetime } from "../sdk/resources/handler-encoding";
 import { EMULATED_VERSIONS, type EmulatedVersion, isEmulatedVersion } from "./emulation";
 import { openRepository } from "./open-repository";
@@ -140,7 +140,17 @@ function hostForUrl(host: string): string {
   return host.includes(":") ? `[${host}]` : host; // an IPv6 literal needs brackets in a URL
 }
 
-async function serve(args: readonly string[], io: CliIo): Promise<number> {
+/** What `serve` runs with: its options read and checked, each from its flag or else its variable. */
+interface ServeSettings {
+  host: string;
+  port: number;
+  db: string;
+  logLevel: string;
+  app: Omit<BuildAppOptions, "repository" | "logger" | "db">;
+}
+
+/** Reads `serve`'s flags, falling back to their environment variables; a bad value is a UsageError. */
+function serveSettings(args: readonly string[], io: CliIo): ServeSettings {
   // No defaults here: an option left out falls back to the environment first.
   const { values } = parse(args, {
     host: { type: "string" },
@@ -155,8 +165,6 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
     "plan-limit": { type: "string" },
     "disable-type": { type: "string", multiple: true },
   });
-  const host = setting("host", values.host, io, DEFAULT_HOST).value;
-  const port = parseInteger(setting("port", values.port, io, String(DEFAULT_PORT)), 0, 65_535);
   const rateLimit = parseInteger(
     setting("rate-limit", values["rate-limit"], io, String(DEFAULT_RATE_LIMIT)),
     0,
@@ -173,16 +181,7 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
       `${logLevel.source} must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel.value}"`,
     );
   }
-  const publicUrlSetting = setting("public-url", values["public-url"], io, "");
-  const publicUrl = publicUrlSetting.value === "" ? undefined : publicUrlSetting.value;
-  if (publicUrl !== undefined && !/^https?:\/\//.test(publicUrl)) {
-    throw new UsageError(`${publicUrlSetting.source} must be an http or https URL, got "${publicUrl}"`);
-  }
-  if (publicUrl !== undefined && !URL.canParse(publicUrl)) {
-    throw new UsageError(`${publicUrlSetting.source} is not a valid URL: "${publicUrl}"`);
-  }
-  const db = prepareDb(setting("db", values.db, io, DEFAULT_DB));
-
+  const publicUrl = checkedPublicUrl(setting("public-url", values["public-url"], io, ""));
   const emulate = emulatedVersion(values.emulate);
   const planLimit =
     values["plan-limit"] === undefined
@@ -197,12 +196,12 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
   if (emulate === undefined && (planLimit !== undefined || disabledTypes.length > 0)) {
     throw new UsageError("--plan-limit and --disable-type need --emulate");
   }
-
-  const repository = await openRepository(db);
-  let app: FastifyInstance;
-  try {
-    app = buildApp({
-      repository,
+  return {
+    host: setting("host", values.host, io, DEFAULT_HOST).value,
+    port: parseInteger(setting("port", values.port, io, String(DEFAULT_PORT)), 0, 65_535),
+    db: prepareDb(setting("db", values.db, io, DEFAULT_DB)),
+    logLevel: logLevel.value,
+    app: {
       rateLimit,
       requestTimeout,
       ...(publicUrl === undefined ? {} : { publicUrl }),
@@ -210,8 +209,28 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
       ...(planLimit === undefined ? {} : { planLimit }),
       ...(disabledTypes.length === 0 ? {} : { disabledTypes }),
       featureOff: values["feature-off"] === true,
-      logger: { level: logLevel.value, stream: io.stderr },
-    });
+    },
+  };
+}
+
+/** The public URL, if one is set; refused unless it is an http or https URL. */
+function checkedPublicUrl(publicUrl: { value: string; source: string }): string | undefined {
+  if (publicUrl.value === "") return undefined;
+  if (!/^https?:\/\//.test(publicUrl.value)) {
+    throw new UsageError(`${publicUrl.source} must be an http or https URL, got "${publicUrl.value}"`);
+  }
+  if (!URL.canParse(publicUrl.value)) {
+    throw new UsageError(`${publicUrl.source} is not a valid URL: "${publicUrl.value}"`);
+  }
+  return publicUrl.value;
+}
+
+/** Opens the store and builds the app over it; the app closes the store once it has closed. */
+async function openApp(settings: ServeSettings, io: CliIo): Promise<FastifyInstance> {
+  const repository = await openRepository(settings.db);
+  let app: FastifyInstance;
+  try {
+    app = buildApp({ ...settings.app, repository, logger: { level: settings.logLevel, stream: io.stderr } });
   } catch (error) {
     await repository.close();
     throw error;
@@ -220,9 +239,14 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
   app.addHook("onClose", async () => {
     await repository.close();
   });
-  app.log.info({ store: describeStore(repository, db) }, "store open");
+  app.log.info({ store: describeStore(repository, settings.db) }, "store open");
+  const { emulate } = settings.app;
   if (emulate !== undefined) app.log.info({ emulate }, `answering as deployed version ${emulate}`);
+  return app;
+}
 
+/** On SIGTERM or SIGINT, closes the app gracefully; a second signal exits at once. */
+function closeOnSignals(app: FastifyInstance, io: CliIo): void {
   let closing: Promise<void> | undefined;
   io.onSignal((signal) => {
     if (closing !== undefined) {
@@ -237,16 +261,21 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
       process.exitCode = 1;
     });
   });
+}
 
+async function serve(args: readonly string[], io: CliIo): Promise<number> {
+  const settings = serveSettings(args, io);
+  const app = await openApp(settings, io);
+  closeOnSignals(app, io);
   try {
-    await app.listen({ host, port });
+    await app.listen({ host: settings.host, port: settings.port });
   } catch (error) {
     await app.close();
     throw error;
   }
   const address = app.server.address();
-  const realPort = typeof address === "object" && address !== null ? address.port : port;
-  io.stdout.write(`listening on http://${hostForUrl(host)}:${realPort}\n`);
+  const realPort = typeof address === "object" && address !== null ? address.port : settings.port;
+  io.stdout.write(`listening on http://${hostForUrl(settings.host)}:${realPort}\n`);
   return 0;
 }
 
