@@ -506,6 +506,105 @@ const COLLECTION = "/api/notification-handlers";
 const probe = { security: [], tags: ["Operations"] };
 
 /** The OpenAPI 3.1 document of the reference service. */
+/** The handlers' paths: the collection (list, create) and one handler (read, update, delete). */
+function handlerPaths(): Json {
+  return {
+    [COLLECTION]: {
+      get: {
+        operationId: "listNotificationHandlers",
+        tags: ["Notification handlers"],
+        summary: "List handlers",
+        description: "Default order: notification_handler_id DESC. An invalid parameter is a 400 naming it.",
+        parameters: listParameters(),
+        responses: { "200": ok("One page of handlers.", ref("HandlerList")), ...commonErrors },
+      },
+      post: {
+        operationId: "createNotificationHandler",
+        tags: ["Notification handlers"],
+        summary: "Create a handler",
+        requestBody: formBody(ref("CreateForm"), "name, type and every field of that type."),
+        responses: {
+          "201": ok("Created.", ref("IdAnswer")),
+          ...commonErrors,
+          ...formErrors,
+        },
+      },
+    },
+    [`${COLLECTION}/{notification_handler_id}`]: {
+      parameters: [{ $ref: "#/components/parameters/NotificationHandlerId" }],
+      get: {
+        operationId: "getNotificationHandler",
+        tags: ["Notification handlers"],
+        summary: "Read a handler",
+        responses: {
+          "200": ok("The handler.", ref("HandlerAnswer")),
+          "404": responseRef("NotFound"),
+          ...commonErrors,
+        },
+      },
+      post: {
+        operationId: "updateNotificationHandler",
+        tags: ["Notification handlers"],
+        summary: "Update a handler",
+        description: `Sets last_datetime. An empty form changes nothing else. ${UPDATE_TYPE_RULE}`,
+        requestBody: formBody(ref("UpdateForm"), "Any of the fields."),
+        responses: {
+          "200": ok("Updated.", ref("IdAnswer")),
+          "404": responseRef("NotFound"),
+          ...commonErrors,
+          "400": responseRef("UpdateBadRequest"),
+          ...formErrors,
+        },
+      },
+      delete: {
+        operationId: "deleteNotificationHandler",
+        tags: ["Notification handlers"],
+        summary: "Delete a handler",
+        responses: {
+          "204": ok("Deleted; no body.", undefined),
+          "404": responseRef("NotFound"),
+          ...commonErrors,
+        },
+      },
+    },
+  };
+}
+
+/** The operations' paths: the probes and this document, which take no key. */
+function operationPaths(): Json {
+  return {
+    "/healthz": {
+      get: {
+        operationId: "health",
+        ...probe,
+        summary: "Liveness: the process answers",
+        responses: { "200": ok("Alive.", ref("Health"), {}) },
+      },
+    },
+    "/readyz": {
+      get: {
+        operationId: "ready",
+        ...probe,
+        summary: "Readiness: the database answers and the server is not shutting down",
+        responses: { "200": ok("Ready.", ref("Ready"), {}), "503": responseRef("NotReady") },
+      },
+    },
+    [OPENAPI_PATH]: {
+      get: {
+        operationId: "openApiDocument",
+        ...probe,
+        summary: "This document",
+        responses: {
+          "200": {
+            description: "The OpenAPI 3.1 document.",
+            content: jsonContent({ type: "object", required: ["openapi", "info", "paths"] }),
+          },
+        },
+      },
+    },
+  };
+}
+
 export function openApiDocument(): Json {
   return {
     openapi: "3.1.0",
@@ -528,96 +627,7 @@ export function openApiDocument(): Json {
       },
       { name: "Operations", description: "Probes and this document: no key, no rate limit." },
     ],
-    paths: {
-      [COLLECTION]: {
-        get: {
-          operationId: "listNotificationHandlers",
-          tags: ["Notification handlers"],
-          summary: "List handlers",
-          description:
-            "Default order: notification_handler_id DESC. An invalid parameter is a 400 naming it.",
-          parameters: listParameters(),
-          responses: { "200": ok("One page of handlers.", ref("HandlerList")), ...commonErrors },
-        },
-        post: {
-          operationId: "createNotificationHandler",
-          tags: ["Notification handlers"],
-          summary: "Create a handler",
-          requestBody: formBody(ref("CreateForm"), "name, type and every field of that type."),
-          responses: {
-            "201": ok("Created.", ref("IdAnswer")),
-            ...commonErrors,
-            ...formErrors,
-          },
-        },
-      },
-      [`${COLLECTION}/{notification_handler_id}`]: {
-        parameters: [{ $ref: "#/components/parameters/NotificationHandlerId" }],
-        get: {
-          operationId: "getNotificationHandler",
-          tags: ["Notification handlers"],
-          summary: "Read a handler",
-          responses: {
-            "200": ok("The handler.", ref("HandlerAnswer")),
-            "404": responseRef("NotFound"),
-            ...commonErrors,
-          },
-        },
-        post: {
-          operationId: "updateNotificationHandler",
-          tags: ["Notification handlers"],
-          summary: "Update a handler",
-          description: `Sets last_datetime. An empty form changes nothing else. ${UPDATE_TYPE_RULE}`,
-          requestBody: formBody(ref("UpdateForm"), "Any of the fields."),
-          responses: {
-            "200": ok("Updated.", ref("IdAnswer")),
-            "404": responseRef("NotFound"),
-            ...commonErrors,
-            "400": responseRef("UpdateBadRequest"),
-            ...formErrors,
-          },
-        },
-        delete: {
-          operationId: "deleteNotificationHandler",
-          tags: ["Notification handlers"],
-          summary: "Delete a handler",
-          responses: {
-            "204": ok("Deleted; no body.", undefined),
-            "404": responseRef("NotFound"),
-            ...commonErrors,
-          },
-        },
-      },
-      "/healthz": {
-        get: {
-          operationId: "health",
-          ...probe,
-          summary: "Liveness: the process answers",
-          responses: { "200": ok("Alive.", ref("Health"), {}) },
-        },
-      },
-      "/readyz": {
-        get: {
-          operationId: "ready",
-          ...probe,
-          summary: "Readiness: the database answers and the server is not shutting down",
-          responses: { "200": ok("Ready.", ref("Ready"), {}), "503": responseRef("NotReady") },
-        },
-      },
-      [OPENAPI_PATH]: {
-        get: {
-          operationId: "openApiDocument",
-          ...probe,
-          summary: "This document",
-          responses: {
-            "200": {
-              description: "The OpenAPI 3.1 document.",
-              content: jsonContent({ type: "object", required: ["openapi", "info", "paths"] }),
-            },
-          },
-        },
-      },
-    },
+    paths: { ...handlerPaths(), ...operationPaths() },
     components,
   };
 }
