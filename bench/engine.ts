@@ -13,6 +13,11 @@
  * step (the engine, the dynamic-provider process, the program, the language host, the server),
  * read from /proc on Linux.
  *
+ * `--yaml` runs a Pulumi YAML program of the same N handlers through the provider plugin instead,
+ * beside a no-op plugin built the same way (`noop-plugin.ts`): the same steps, rounds and tables, the
+ * CPU time split between the engine, the plugin, the YAML language host and the server. The programs
+ * of each mode are in `engine-modes.ts`.
+ *
  * `--parallel 12,16,32` adds the requests of a create-up and a destroy at those parallelisms;
  * `--rate-limited` the create-up of 100 against the emulated 60 requests a minute of deployed
  * instances (about a minute). `--cpu-prof DIR` writes a CPU profile of every dynamic-provider and
@@ -30,7 +35,17 @@ import { type Engine, enginePath, ensureEngine } from "../scripts/engine";
 import { mustRun } from "../scripts/user-project";
 import { type CountingServer, type Served, startCountingServer } from "./counting-server";
 import { PROFILE_DIR_ENV, PROFILE_LABEL_ENV } from "./cpu-profile-hook";
-import { DescendantCpu, type DescendantCpuTimes, canMeasureDescendants } from "./process-cpu";
+import {
+  type Config,
+  type CpuTimes,
+  type Kind,
+  type Mode,
+  type ProjectSpec,
+  TYPESCRIPT,
+  yamlMode,
+} from "./engine-modes";
+import { DescendantCpu, canMeasureDescendants } from "./process-cpu";
+import { buildPluginFolders } from "./yaml-project";
 import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
 
 const ROOT = resolve(__dirname, "..", "..");
@@ -41,7 +56,6 @@ const RATE_LIMITED_HANDLERS = 100;
 /** The longest one command may take: thousands of creates on a busy machine take many minutes. */
 const COMMAND_TIMEOUT_MS = 3 * 60 * 60 * 1000; // 3 h
 
-type Kind = "provider" | "noop";
 type Step = "create" | "preview" | "up" | "destroy";
 
 const KINDS: readonly Kind[] = ["provider", "noop"];
@@ -60,27 +74,6 @@ const STEP_ARGS: Record<Step, string[]> = {
   destroy: ["destroy", "--yes"],
 };
 
-/** The program, the same shape for both providers; the no-op's provider makes nothing. */
-const PROGRAM = `"use strict";
-const pulumi = require("@pulumi/pulumi");
-const config = new pulumi.Config("bench");
-const handlers = config.requireNumber("handlers");
-const args = (i) => ({ type: "internal_notification", name: \`handler \${i}\` });
-if (config.require("provider") === "provider") {
-  const { NotificationHandler } = require("pulumi-notification-handlers");
-  for (let i = 0; i < handlers; i++) new NotificationHandler(\`h\${i}\`, args(i));
-} else {
-  const noop = {
-    create: (inputs) => Promise.resolve({ id: \`\${inputs.name}-\${Date.now()}\`, outs: inputs }),
-  };
-  for (let i = 0; i < handlers; i++)
-    new pulumi.dynamic.Resource(noop, \`h\${i}\`, args(i), undefined, "bench", "NoopHandler");
-}
-`;
-
-/** CPU milliseconds by process. */
-type CpuTimes = DescendantCpuTimes & { server: number };
-
 /** What one command measured. */
 interface StepRun {
   ms: number;
@@ -89,6 +82,7 @@ interface StepRun {
 }
 
 interface Options {
+  yaml: boolean;
   handlers: number;
   rounds: number;
   parallel: number[];
@@ -108,7 +102,12 @@ function options(argv: string[]): Options {
     return n;
   };
   const profileDir = value("--cpu-prof");
+  const yaml = argv.includes("--yaml");
+  // The hook is preloaded into Node.js processes; the plugins are single executables.
+  if (yaml && profileDir !== undefined)
+    throw new Error("--cpu-prof profiles the TypeScript mode only, not --yaml");
   return {
+    yaml,
     handlers: Math.max(1, count("--handlers", DEFAULT_HANDLERS)),
     rounds: count("--rounds", DEFAULT_ROUNDS),
     parallel: (value("--parallel") ?? "")
@@ -128,25 +127,15 @@ interface Project {
   dispose(): Promise<void>;
 }
 
-async function createProject(
-  engine: Engine,
-  kind: Kind,
-  handlers: number,
-  config: Record<string, string | { secret: string }>,
-): Promise<Project> {
-  // Inside the checkout, so that the program and the dynamic-provider process resolve @pulumi/pulumi
-  // and this package from its node_modules.
+async function createProject(engine: Engine, spec: ProjectSpec): Promise<Project> {
+  // Inside the checkout, so that a TypeScript program and the dynamic-provider process resolve
+  // @pulumi/pulumi and this package from its node_modules.
   const dir = join(ROOT, ".e2e-work", `bench-${randomUUID()}`);
   await mkdir(dir, { recursive: true });
   const home = await mkdtemp(join(tmpdir(), "notification-handlers-bench-"));
   const backend = join(home, "state");
   await mkdir(backend);
-  await writeFile(
-    join(dir, "Pulumi.yaml"),
-    "name: bench\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n",
-  );
-  await writeFile(join(dir, "package.json"), '{ "name": "bench", "private": true, "main": "index.js" }\n');
-  await writeFile(join(dir, "index.js"), PROGRAM);
+  for (const [name, text] of Object.entries(spec.files)) await writeFile(join(dir, name), text);
   const baseEnv: NodeJS.ProcessEnv = { ...process.env };
   delete baseEnv.NODE_OPTIONS;
   const env: NodeJS.ProcessEnv = {
@@ -171,12 +160,7 @@ async function createProject(
     return performance.now() - started;
   };
   await run(["stack", "init", "dev"]);
-  const all: Record<string, string | { secret: string }> = {
-    "bench:handlers": String(handlers),
-    "bench:provider": kind,
-    ...config,
-  };
-  for (const [key, value] of Object.entries(all)) {
+  for (const [key, value] of Object.entries(spec.config)) {
     const args = typeof value === "string" ? [value] : [value.secret, "--secret"];
     await run(["config", "set", key, ...args]);
   }
@@ -191,7 +175,7 @@ async function createProject(
   };
 }
 
-const providerConfig = (url: string, key: string, strategy = "in-place") => ({
+const providerConfig = (url: string, key: string, strategy = "in-place"): Config => ({
   "notification-handlers:baseUrl": url,
   "notification-handlers:apiKey": { secret: key },
   "notification-handlers:updateStrategy": strategy,
@@ -250,7 +234,8 @@ function floorOf(step: Step, n: number, parallel: number): number {
   }
 }
 
-async function overhead(engine: Engine, server: CountingServer, opts: Options): Promise<void> {
+async function overhead(engine: Engine, mode: Mode, server: CountingServer, opts: Options): Promise<void> {
+  const { label } = mode;
   const n = opts.handlers;
   const runs: Record<Kind, Record<Step, StepRun[]>> = {
     provider: { create: [], preview: [], up: [], destroy: [] },
@@ -259,9 +244,9 @@ async function overhead(engine: Engine, server: CountingServer, opts: Options): 
   const ratios: Record<Step, number[]> = { create: [], preview: [], up: [], destroy: [] };
   const stateBytes: Partial<Record<Kind, number>> = {};
   out(
-    `## The CLI, ${n} handlers: this provider beside a no-op dynamic provider, ${opts.rounds} rounds\n\n` +
+    `## The CLI, ${n} handlers: ${mode.heading}, ${opts.rounds} rounds\n\n` +
       `load average at the start ${load()}\n\n` +
-      `| round | step | this provider | requests | no-op provider | ratio | load (1 min) |\n` +
+      `| round | step | ${label.provider} | requests | ${label.noop} | ratio | load (1 min) |\n` +
       `|---|---|---|---|---|---|---|\n`,
   );
   for (let round = 1; round <= opts.rounds; round++) {
@@ -270,8 +255,8 @@ async function overhead(engine: Engine, server: CountingServer, opts: Options): 
     const projects = {} as Record<Kind, Project>;
     try {
       for (const kind of KINDS) {
-        const config = kind === "provider" ? providerConfig(server.url, await server.newKey()) : {};
-        projects[kind] = await createProject(engine, kind, n, config);
+        const config = providerConfig(server.url, await server.newKey());
+        projects[kind] = await createProject(engine, mode.make(kind, n, config));
       }
       for (const step of STEPS) {
         for (const kind of order) {
@@ -306,7 +291,7 @@ async function overhead(engine: Engine, server: CountingServer, opts: Options): 
     `\n### Medians of ${opts.rounds} rounds (load average at the end ${load()})\n\n` +
       `Requests counted at the server (the median; lists, reads and writes of the median round); the floor ` +
       `at the engine's default parallelism of ${parallel} (4 per core).\n\n` +
-      `| handlers | step | this provider | requests | lists / reads / writes | floor | no-op provider | ratio |\n` +
+      `| handlers | step | ${label.provider} | requests | lists / reads / writes | floor | ${label.noop} | ratio |\n` +
       `|---|---|---|---|---|---|---|---|\n`,
   );
   for (const step of STEPS) {
@@ -325,22 +310,13 @@ async function overhead(engine: Engine, server: CountingServer, opts: Options): 
   }
   const kb = (bytes: number | undefined): string => `${((bytes ?? 0) / n / 1024).toFixed(1)} KB`;
   out(
-    `\nstate file per resource: ${kb(stateBytes.provider)} with this provider, ${kb(stateBytes.noop)} ` +
+    `\nstate file per resource: ${kb(stateBytes.provider)} with ${label.provider}, ${kb(stateBytes.noop)} ` +
       `with the no-op\n`,
   );
-  cpuTables(runs, opts.rounds);
+  cpuTables(mode, runs, opts.rounds);
 }
 
-const CPU_ROWS: [keyof CpuTimes, string][] = [
-  ["engine", "the engine (`pulumi`)"],
-  ["provider", "the dynamic-provider process"],
-  ["program", "the program (`node .../cmd/run`)"],
-  ["languageHost", "the language host"],
-  ["server", "the reference server"],
-  ["other", "plugin launchers"],
-];
-
-function cpuTables(runs: Record<Kind, Record<Step, StepRun[]>>, rounds: number): void {
+function cpuTables(mode: Mode, runs: Record<Kind, Record<Step, StepRun[]>>, rounds: number): void {
   if (STEPS.some((step) => runs.provider[step].some((r) => r.cpu === undefined))) {
     out("\nCPU time per process: not measured (no /proc on this system)\n");
     return;
@@ -353,33 +329,30 @@ function cpuTables(runs: Record<Kind, Record<Step, StepRun[]>>, rounds: number):
     const cpu = (kind: Kind, row: keyof CpuTimes): number =>
       median(runs[kind][step].map((r) => r.cpu?.[row] ?? 0));
     const total = (kind: Kind): number =>
-      median(runs[kind][step].map((r) => CPU_ROWS.reduce((sum, [row]) => sum + (r.cpu?.[row] ?? 0), 0)));
+      median(runs[kind][step].map((r) => mode.cpuRows.reduce((sum, [row]) => sum + (r.cpu?.[row] ?? 0), 0)));
     out(
-      `\n${STEP_LABEL[step]}:\n\n| process | this provider | no-op provider | difference |\n|---|---|---|---|\n`,
+      `\n${STEP_LABEL[step]}:\n\n| process | ${mode.label.provider} | ${mode.label.noop} | difference |\n` +
+        `|---|---|---|---|\n`,
     );
     const line = (label: string, p: number, q: number): void => {
       const sign = p - q >= 0 ? "+" : "";
       out(`| ${label} | ${seconds(p)} | ${seconds(q)} | ${sign}${seconds(p - q)} |\n`);
     };
-    for (const [row, label] of CPU_ROWS) line(label, cpu("provider", row), cpu("noop", row));
+    for (const [row, label] of mode.cpuRows) line(label, cpu("provider", row), cpu("noop", row));
     line("all of them", total("provider"), total("noop"));
   }
 }
 
 /** Requests of a create-up and a destroy at other parallelisms, beside the floor at each. */
-async function parallelism(engine: Engine, server: CountingServer, opts: Options): Promise<void> {
+async function parallelism(engine: Engine, mode: Mode, server: CountingServer, opts: Options): Promise<void> {
   const n = opts.handlers;
   out(
     `\n## Requests at other parallelisms, ${n} handlers\n\n` +
       `| step | --parallel | requests | lists | reads | writes | floor |\n|---|---|---|---|---|---|---|\n`,
   );
   for (const p of opts.parallel) {
-    const project = await createProject(
-      engine,
-      "provider",
-      n,
-      providerConfig(server.url, await server.newKey()),
-    );
+    const config = providerConfig(server.url, await server.newKey());
+    const project = await createProject(engine, mode.make("provider", n, config));
     try {
       for (const step of ["create", "destroy"] as const) {
         await server.take();
@@ -396,16 +369,12 @@ async function parallelism(engine: Engine, server: CountingServer, opts: Options
   }
 }
 
-async function rateLimitedUp(engine: Engine): Promise<void> {
+async function rateLimitedUp(engine: Engine, mode: Mode): Promise<void> {
   const n = RATE_LIMITED_HANDLERS;
   const limited = await startCountingServer(60, "2026");
   try {
-    const project = await createProject(
-      engine,
-      "provider",
-      n,
-      providerConfig(limited.url, await limited.newKey(), "replace"),
-    );
+    const config = providerConfig(limited.url, await limited.newKey(), "replace");
+    const project = await createProject(engine, mode.make("provider", n, config));
     try {
       const ms = await project.run(STEP_ARGS.create);
       const c = await limited.take();
@@ -426,16 +395,23 @@ async function main(): Promise<void> {
   const engine = await ensureEngine({
     projectRoot: ROOT,
     log: (l) => process.stderr.write(`[engine] ${l}\n`),
+    yaml: opts.yaml,
   });
   if (opts.cpuProfileDir !== undefined) await mkdir(opts.cpuProfileDir, { recursive: true });
-  const server = await startCountingServer(0);
+  const plugins = opts.yaml ? await buildPluginFolders() : undefined;
   try {
-    if (opts.rounds > 0) await overhead(engine, server, opts);
-    if (opts.parallel.length > 0) await parallelism(engine, server, opts);
+    const mode = plugins === undefined ? TYPESCRIPT : yamlMode(plugins);
+    const server = await startCountingServer(0);
+    try {
+      if (opts.rounds > 0) await overhead(engine, mode, server, opts);
+      if (opts.parallel.length > 0) await parallelism(engine, mode, server, opts);
+    } finally {
+      await server.close();
+    }
+    if (opts.rateLimited) await rateLimitedUp(engine, mode);
   } finally {
-    await server.close();
+    await plugins?.dispose();
   }
-  if (opts.rateLimited) await rateLimitedUp(engine);
 }
 
 main().catch((error: unknown) => {

@@ -2,14 +2,20 @@
  * Where the processor time of a Pulumi command goes, for `bench:engine`: the CPU time of this
  * process's descendants by role, read from `/proc` (Linux only) every 50 ms while the command runs.
  *
- * Roles: the engine (the `pulumi` process), the dynamic-provider process (`node .../dynamic-provider`),
- * the program (`node .../@pulumi/pulumi/cmd/run`), the Node.js language host, and the rest (the
+ * Roles: the engine (the `pulumi` process), the provider (the dynamic-provider process, `node
+ * .../dynamic-provider`, or the plugin, `pulumi-resource-notification-handlers`), the program (`node
+ * .../@pulumi/pulumi/cmd/run`), the language host (Node.js's or Pulumi YAML's), and the rest (the
  * plugin launcher scripts). A process's last moments before it exits fall between samples, so the
  * rest is taken as the exact total that the kernel adds up for reaped children (`cutime` and
  * `cstime` of this process) minus the sampled roles. Processes passed in `exclude` (the server,
  * measured by itself) are left out with their descendants.
  */
 import { readFileSync, readdirSync } from "node:fs";
+
+import { PACKAGE_NAME } from "../provider/tokens";
+
+/** The plugin's executable, as the engine starts it. */
+const PLUGIN_BINARY = `pulumi-resource-${PACKAGE_NAME}`;
 
 /** CPU milliseconds by role. */
 export interface DescendantCpuTimes {
@@ -135,6 +141,8 @@ function roleOf(pid: number, stat: Stat): keyof DescendantCpuTimes {
     // exited meanwhile
   }
   if (cmdline.includes("dynamic-provider/index.js")) return "provider";
+  // The plugin's name is cut in `comm` ("pulumi-resource"), as is every launcher script's.
+  if (cmdline.includes(PLUGIN_BINARY)) return "provider";
   if (cmdline.includes("pulumi/cmd/run")) return "program";
   if (cmdline.includes("language-host/main.js")) return "languageHost";
   return "other";

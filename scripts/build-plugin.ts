@@ -7,7 +7,8 @@
  * The plugin's entry (`provider/plugin/main.ts`) is bundled into one script with esbuild, and the
  * script is made a Node.js single executable application: the blob that `node
  * --experimental-sea-config` writes, injected with postject into a copy of the Node.js binary that runs
- * this script (the project's pinned Node.js 24).
+ * this script (the project's pinned Node.js 24). `bench:engine --yaml` builds its no-op plugin from
+ * another entry the same way.
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,25 +30,47 @@ function platform(): string {
   return `${process.platform}-${arch}`;
 }
 
-/** The tarball `npm run build:plugin` writes for this checkout's version. */
-export function pluginTarball(root = REPOSITORY_ROOT): string {
-  const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
-  return join(root, "dist", "plugin", `${PLUGIN_BINARY}-v${version}-${platform()}.tar.gz`);
+/** A single-executable plugin to build: its entry, and the folder its tarball goes to. */
+export interface PluginBuild {
+  /** The entry script, which serves the plugin (`provider/plugin/main.ts` for the real one). */
+  entry: string;
+  /** The folder the tarball is written to; emptied first. */
+  outDir: string;
 }
 
-/** Builds the plugin's tarball from the sources (see the file comment) and returns its path. */
-export async function buildPlugin(): Promise<string> {
-  const { version } = JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"), "utf8")) as {
-    version: string;
-  };
-  const out = join(REPOSITORY_ROOT, "dist", "plugin");
+/** The real plugin: `npm run build:plugin`'s. */
+export const PLUGIN_BUILD: PluginBuild = {
+  entry: join(REPOSITORY_ROOT, "provider", "plugin", "main.ts"),
+  outDir: join(REPOSITORY_ROOT, "dist", "plugin"),
+};
+
+/** The version in package.json. */
+function packageVersion(root: string): string {
+  return (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+}
+
+/** The tarball's name in its folder, as Pulumi names a plugin's release asset. */
+const tarballName = (version: string): string => `${PLUGIN_BINARY}-v${version}-${platform()}.tar.gz`;
+
+/** The tarball `npm run build:plugin` writes for this checkout's version. */
+export function pluginTarball(root = REPOSITORY_ROOT): string {
+  return join(root, "dist", "plugin", tarballName(packageVersion(root)));
+}
+
+/**
+ * Builds a plugin's tarball from the sources (see the file comment) and returns its path; the real
+ * plugin's unless told otherwise. Every build's executable is `pulumi-resource-notification-handlers`.
+ */
+export async function buildPlugin(plugin: PluginBuild = PLUGIN_BUILD): Promise<string> {
+  const version = packageVersion(REPOSITORY_ROOT);
+  const out = plugin.outDir;
   const work = join(out, "work");
   rmSync(out, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
 
   const bundle = join(work, "plugin.js");
   await build({
-    entryPoints: [join(REPOSITORY_ROOT, "provider", "plugin", "main.ts")],
+    entryPoints: [plugin.entry],
     bundle: true,
     platform: "node",
     target: "node24",
@@ -78,7 +101,7 @@ export async function buildPlugin(): Promise<string> {
     { stdio: "pipe" }, // its notes on the binary's sections are noise; a failure throws with them
   );
 
-  const tarball = pluginTarball();
+  const tarball = join(out, tarballName(version));
   execFileSync("tar", ["-czf", tarball, "-C", work, PLUGIN_BINARY]);
   rmSync(work, { recursive: true, force: true });
   return tarball;
