@@ -41,7 +41,7 @@ function handler(id: number, values: Partial<NotificationHandler> & { settings?:
     last_datetime: null,
     datetime: AFTER,
     ...values,
-  } as NotificationHandler;
+  };
 }
 const mail = (id: number, n: string, datetime = AFTER): NotificationHandler =>
   handler(id, { name: `Mail ${n}`, settings: { email: `${n}@x.io` }, datetime });
