@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `notification-handlers` command: `export` writes an account's handlers as a Pulumi project,
- * `summary` turns `pulumi preview --json` into Markdown for a pull request or a drift check,
+ * `recover` records what a cut-off deploy's pending creates made, `summary` turns `pulumi preview --json` into Markdown for a pull request or a drift check,
  * `validate` checks handler-set files.
  */
 import { readFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import { join } from "node:path";
 
 import { EXPORT_USAGE, exportCommand } from "./export";
 import { type CliIo, UsageError, processIo, reportFailure } from "./io";
+import { RECOVER_USAGE, recoverCommand } from "./recover";
 import { SUMMARY_USAGE, summaryCommand } from "./summary";
 import { VALIDATE_USAGE, validateCommand } from "./validate";
 
@@ -16,6 +17,7 @@ const USAGE = `Usage: notification-handlers <command> [options]
 
 Commands:
   export    write an account's handlers as a Pulumi project that takes them over
+  recover   after a deploy was cut off, record the handlers its pending creates made
   summary   turn \`pulumi preview --json\` into a Markdown summary of handler changes
   validate  check handler-set YAML files before a preview
   version   print this package's version
@@ -23,6 +25,8 @@ Commands:
 \`notification-handlers <command> --help\` describes a command.
 
 ${EXPORT_USAGE}
+
+${RECOVER_USAGE}
 
 ${SUMMARY_USAGE}
 
@@ -43,6 +47,8 @@ async function main(args: string[], io: CliIo): Promise<number> {
     switch (command) {
       case "export":
         return await exportCommand(rest, io, packageVersion());
+      case "recover":
+        return await recoverCommand(rest, io);
       case "summary":
         return await summaryCommand(rest, io);
       case "validate":
@@ -58,7 +64,9 @@ async function main(args: string[], io: CliIo): Promise<number> {
         io.stdout.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}": use export, summary, validate or version`);
+        throw new UsageError(
+          `unknown command "${command}": use export, recover, summary, validate or version`,
+        );
     }
   } catch (error) {
     return reportFailure("notification-handlers", error, io);

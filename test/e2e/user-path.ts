@@ -176,10 +176,11 @@ export class UserSession {
   }
 
   /**
-   * Runs shell code in the project folder, in the session (exports carry over), to its end. What it
-   * prints goes into the transcript unless `record` is false.
+   * Runs shell code in the project folder, in the session (exports carry over), to its end, or until
+   * `stop` aborts, which kills its process group with SIGKILL. What it prints goes into the transcript
+   * unless `record` is false.
    */
-  async sh(code: string, record = true): Promise<CommandResult> {
+  async sh(code: string, record = true, stop?: AbortSignal): Promise<CommandResult> {
     const script = [
       "set -eo pipefail",
       `. ${JSON.stringify(this.envFile)}`,
@@ -192,7 +193,7 @@ export class UserSession {
     const result = await runCommand("bash", ["-c", script], {
       cwd: this.project,
       env: this.env,
-      signal: this.running.signal,
+      signal: stop === undefined ? this.running.signal : AbortSignal.any([this.running.signal, stop]),
     });
     if (record) this.transcript.push(result.stdout, result.stderr);
     return result;

@@ -275,7 +275,7 @@ describe("notification-handlers summary", () => {
     const result = await run(["import"], {});
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'notification-handlers: unknown command "import": use export, summary, validate or version (see --help)\n',
+      'notification-handlers: unknown command "import": use export, recover, summary, validate or version (see --help)\n',
     );
   });
 });
