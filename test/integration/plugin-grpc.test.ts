@@ -4,98 +4,47 @@
  * client, in front of the reference server. The calls follow a resource's life: configuration,
  * checks, create, drift, update, import, lookups, delete, cancel.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 
 import * as grpc from "@grpc/grpc-js";
-import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import {
   CheckRequest,
-  type CheckResponse,
   ConfigureRequest,
   type ConfigureResponse,
   CreateRequest,
-  type CreateResponse,
   DeleteRequest,
   DiffRequest,
   DiffResponse,
   GetSchemaRequest,
-  type GetSchemaResponse,
   InvokeRequest,
-  type InvokeResponse,
   PropertyDiff,
   ReadRequest,
-  type ReadResponse,
   UpdateRequest,
-  type UpdateResponse,
 } from "@pulumi/pulumi/proto/provider_pb";
-import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { pulumiSchema } from "../../provider/schema";
 import { NotificationHandlersClient } from "../../sdk/client";
 import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
+import { PluginProcess, SECRET, TYPE, UNKNOWN, struct, urnOf } from "./plugin-process";
 import { type TestServer, startServer } from "./server-helpers";
 
 const ROOT = join(__dirname, "..", "..");
-const PLUGIN = join(ROOT, "dist", "provider", "plugin", "main.js");
-const TYPE = "notification-handlers:index:NotificationHandler";
-const urnOf = (name: string): string => `urn:pulumi:test::plugin::${TYPE}::${name}`;
-
-// The engine's encoding of special values, written out here so the test does not trust the plugin's.
-const SECRET = (value: unknown): Record<string, unknown> => ({
-  "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
-  value,
-});
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SLACK_URL = "https://hooks.slack.com/services/T0PLUGIN/B0PLUGIN/s3cr3tW3bh00k";
-
-const struct = (values: Record<string, unknown>): Struct => Struct.fromJavaScript(values as never);
-
-/** A plugin process and the client connected to it. */
-interface RunningPlugin {
-  child: ChildProcessWithoutNullStreams;
-  client: ResourceProviderClient;
-}
 
 let server: TestServer | undefined;
 let direct: NotificationHandlersClient | undefined;
-const plugins: RunningPlugin[] = [];
+const plugins: PluginProcess[] = [];
 let apiKey = "";
-let stderr = "";
 
-/**
- * Starts the compiled plugin as the engine does (its address as the last argument), with only PATH
- * in its environment: the settings must come from Configure, not from the tests' environment.
- */
+/** Starts another plugin process; the calls below go to it. */
 async function startPlugin(): Promise<void> {
-  const child = spawn(process.execPath, [PLUGIN, "127.0.0.1:1"], {
-    env: { PATH: process.env.PATH ?? "" },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-  const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
-  expect(line).toMatch(/^\d+$/);
-  plugins.push({
-    child,
-    client: new ResourceProviderClient(`127.0.0.1:${line}`, grpc.credentials.createInsecure()),
-  });
-}
-
-/** Ends a plugin process as the engine does, with a signal. */
-async function stopPlugin(plugin: RunningPlugin): Promise<void> {
-  plugin.client.close();
-  if (plugin.child.exitCode !== null || plugin.child.signalCode !== null) return;
-  const exited = once(plugin.child, "exit");
-  plugin.child.kill("SIGTERM");
-  await exited;
+  plugins.push(await PluginProcess.start());
 }
 
 beforeAll(async () => {
@@ -106,49 +55,21 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const plugin of plugins) await stopPlugin(plugin);
+  for (const running of plugins) await running.stop();
   await direct?.close();
   await server?.close();
 });
 
-/** One unary call of the plugin, as a promise. */
-function unary<Res>(
-  start: (done: (error: grpc.ServiceError | null, response: Res) => void) => unknown,
-): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    start((error, response) => (error === null ? resolve(response) : reject(error)));
-  });
-}
-
-/** The calls of the plugin started last, as promises. */
-const plugin = {
-  getPluginInfo: (r: Empty) => unary<PluginInfo>((done) => api().getPluginInfo(r, done)),
-  getSchema: (r: GetSchemaRequest) => unary<GetSchemaResponse>((done) => api().getSchema(r, done)),
-  checkConfig: (r: CheckRequest) => unary<CheckResponse>((done) => api().checkConfig(r, done)),
-  configure: (r: ConfigureRequest) => unary<ConfigureResponse>((done) => api().configure(r, done)),
-  check: (r: CheckRequest) => unary<CheckResponse>((done) => api().check(r, done)),
-  diff: (r: DiffRequest) => unary<DiffResponse>((done) => api().diff(r, done)),
-  create: (r: CreateRequest) => unary<CreateResponse>((done) => api().create(r, done)),
-  read: (r: ReadRequest) => unary<ReadResponse>((done) => api().read(r, done)),
-  update: (r: UpdateRequest) => unary<UpdateResponse>((done) => api().update(r, done)),
-  delete: (r: DeleteRequest) => unary<Empty>((done) => api().delete(r, done)),
-  invoke: (r: InvokeRequest) => unary<InvokeResponse>((done) => api().invoke(r, done)),
-  cancel: (r: Empty) => unary<Empty>((done) => api().cancel(r, done)),
-};
-
-/** The client of the plugin started last. */
-const api = (): ResourceProviderClient => {
-  const plugin = plugins.at(-1);
-  if (plugin === undefined) throw new Error("the plugin did not start");
-  return plugin.client;
+/** The plugin started last. */
+const plugin = (): PluginProcess => {
+  const running = plugins.at(-1);
+  if (running === undefined) throw new Error("the plugin did not start");
+  return running;
 };
 
 /** Configures the plugin started last with the test server and its key (a secret). */
 async function configure(): Promise<ConfigureResponse> {
-  const request = new ConfigureRequest()
-    .setArgs(struct({ baseUrl: server!.url, apiKey: SECRET(apiKey), maxRetries: 0 }))
-    .setAcceptsecrets(true);
-  return plugin.configure(request);
+  return plugin().configureFor(server!.url, apiKey, { maxRetries: 0 });
 }
 
 /** Every handler the server holds. */
@@ -168,9 +89,9 @@ describe("the plugin over gRPC", () => {
 
   it("reports its version and the package schema", async () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
-    const info = await plugin.getPluginInfo(new Empty());
+    const info = await plugin().getPluginInfo(new Empty());
     expect(info.getVersion()).toBe(manifest.version);
-    const schema = await plugin.getSchema(new GetSchemaRequest());
+    const schema = await plugin().getSchema(new GetSchemaRequest());
     expect(JSON.parse(schema.getSchema())).toEqual({ ...pulumiSchema(), version: manifest.version });
     expect(pulumiSchema().name).toBe("notification-handlers");
   });
@@ -179,7 +100,7 @@ describe("the plugin over gRPC", () => {
     const request = new CheckRequest()
       .setUrn("urn:pulumi:test::plugin::pulumi:providers:notification-handlers::default")
       .setNews(struct({ baseUrl: server!.url, updateStrategy: "sideways", baseURL: "typo" }));
-    const response = await plugin.checkConfig(request);
+    const response = await plugin().checkConfig(request);
     expect(response.getFailuresList().map((f) => f.toObject())).toEqual([
       {
         property: "updateStrategy",
@@ -204,7 +125,7 @@ describe("the plugin over gRPC", () => {
   });
 
   it("Check names a missing field and a bad email, and writes nothing", async () => {
-    const missing = await plugin.check(
+    const missing = await plugin().check(
       new CheckRequest()
         .setUrn(urnOf("ops"))
         .setType(TYPE)
@@ -216,7 +137,7 @@ describe("the plugin over gRPC", () => {
     // A name left out is the resource's, as the TypeScript resource makes it.
     expect(missing.getInputs()?.toJavaScript()).toEqual({ type: "slack", name: "ops" });
 
-    const badEmail = await plugin.check(
+    const badEmail = await plugin().check(
       new CheckRequest()
         .setUrn(urnOf("mail"))
         .setType(TYPE)
@@ -229,7 +150,7 @@ describe("the plugin over gRPC", () => {
   });
 
   it("Check returns the inputs with the credential field still secret", async () => {
-    const response = await plugin.check(
+    const response = await plugin().check(
       new CheckRequest().setUrn(urnOf("ops")).setType(TYPE).setNews(struct(slackInputs)),
     );
     expect(response.getFailuresList()).toHaveLength(0);
@@ -238,7 +159,7 @@ describe("the plugin over gRPC", () => {
   });
 
   it("Create in a preview writes nothing and leaves what only the API knows unknown", async () => {
-    const response = await plugin.create(
+    const response = await plugin().create(
       new CreateRequest().setUrn(urnOf("ops")).setType(TYPE).setProperties(checked).setPreview(true),
     );
     expect(response.getId()).toBe("");
@@ -255,7 +176,7 @@ describe("the plugin over gRPC", () => {
   });
 
   it("Create makes the handler, and its credentials come back as secrets", async () => {
-    const response = await plugin.create(
+    const response = await plugin().create(
       new CreateRequest().setUrn(urnOf("ops")).setType(TYPE).setProperties(checked),
     );
     const handlers = await stored();
@@ -278,10 +199,10 @@ describe("the plugin over gRPC", () => {
   it("Diff, in the next run's plugin, names the field edited in the API directly, in place", async () => {
     await direct!.notificationHandlers.update(Number(id), { name: "Renamed in the web UI" });
     // Each run of the engine starts its plugins anew; a process reads the account once.
-    await stopPlugin(plugins[0]!);
+    await plugins[0]!.stop();
     await startPlugin();
     await configure();
-    const response = await plugin.diff(
+    const response = await plugin().diff(
       new DiffRequest().setId(id).setUrn(urnOf("ops")).setType(TYPE).setOlds(outputs).setNews(checked),
     );
     expect(response.getChanges()).toBe(DiffResponse.DiffChanges.DIFF_SOME);
@@ -302,14 +223,14 @@ describe("the plugin over gRPC", () => {
         .setOlds(outputs)
         .setNews(checked)
         .setPreview(preview);
-    const previewed = await plugin.update(update(true));
+    const previewed = await plugin().update(update(true));
     expect(previewed.getProperties()?.toJavaScript()).toMatchObject({
       name: "Ops alerts",
       handlerId: Number(id),
     });
     expect((await stored()).map((h) => h.name)).toEqual(["Renamed in the web UI"]);
 
-    const response = await plugin.update(update(false));
+    const response = await plugin().update(update(false));
     expect((await stored()).map((h) => h.name)).toEqual(["Ops alerts"]);
     expect(response.getProperties()?.toJavaScript()).toMatchObject({
       name: "Ops alerts",
@@ -320,7 +241,7 @@ describe("the plugin over gRPC", () => {
   });
 
   it("Read with only the id and the URN (an import) returns the inputs without the credential", async () => {
-    const response = await plugin.read(new ReadRequest().setId(id).setUrn(urnOf("imported")).setType(TYPE));
+    const response = await plugin().read(new ReadRequest().setId(id).setUrn(urnOf("imported")).setType(TYPE));
     expect(response.getId()).toBe(id);
     // Pulumi writes an import's inputs into the code it generates: the credential stays out.
     expect(response.getInputs()?.toJavaScript()).toEqual({
@@ -336,7 +257,7 @@ describe("the plugin over gRPC", () => {
   });
 
   it("Invoke runs both lookups, settings secret, and names a bad argument", async () => {
-    const one = await plugin.invoke(
+    const one = await plugin().invoke(
       new InvokeRequest()
         .setTok("notification-handlers:index:getNotificationHandler")
         .setArgs(struct({ name: "Ops alerts", type: "slack" })),
@@ -350,7 +271,7 @@ describe("the plugin over gRPC", () => {
       settings: SECRET({ slack: SLACK_URL }),
     });
 
-    const all = await plugin.invoke(
+    const all = await plugin().invoke(
       new InvokeRequest()
         .setTok("notification-handlers:index:getNotificationHandlers")
         .setArgs(struct({ type: "slack" })),
@@ -359,14 +280,14 @@ describe("the plugin over gRPC", () => {
     expect(handlers).toHaveLength(1);
     expect(handlers[0]).toMatchObject({ handlerId: Number(id), settings: SECRET({ slack: SLACK_URL }) });
 
-    const none = await plugin.invoke(
+    const none = await plugin().invoke(
       new InvokeRequest()
         .setTok("notification-handlers:index:getNotificationHandlers")
         .setArgs(struct({ type: "email" })),
     );
     expect(none.getReturn()?.toJavaScript()).toEqual({ handlers: [] });
 
-    const bad = await plugin.invoke(
+    const bad = await plugin().invoke(
       new InvokeRequest()
         .setTok("notification-handlers:index:getNotificationHandler")
         .setArgs(struct({ type: "pager" })),
@@ -386,7 +307,7 @@ describe("the plugin over gRPC", () => {
       .setUrn("urn:pulumi:test::plugin::notification-handlers:index:Monitor::m")
       .setType("notification-handlers:index:Monitor")
       .setNews(struct({}));
-    await expect(plugin.check(request)).rejects.toMatchObject({
+    await expect(plugin().check(request)).rejects.toMatchObject({
       code: grpc.status.INVALID_ARGUMENT,
       details:
         'unknown resource type "notification-handlers:index:Monitor": this provider manages notification-handlers:index:NotificationHandler only',
@@ -394,16 +315,16 @@ describe("the plugin over gRPC", () => {
   });
 
   it("Delete removes the handler from the server", async () => {
-    await plugin.delete(
+    await plugin().delete(
       new DeleteRequest().setId(id).setUrn(urnOf("ops")).setType(TYPE).setProperties(outputs),
     );
     expect(await stored()).toEqual([]);
   });
 
   it("after Cancel, a create is refused before anything is written", async () => {
-    await plugin.cancel(new Empty());
+    await plugin().cancel(new Empty());
     await expect(
-      plugin.create(new CreateRequest().setUrn(urnOf("late")).setType(TYPE).setProperties(checked)),
+      plugin().create(new CreateRequest().setUrn(urnOf("late")).setType(TYPE).setProperties(checked)),
     ).rejects.toMatchObject({
       code: grpc.status.UNKNOWN,
       details: "the operation was cancelled: a create was not started",
@@ -422,7 +343,7 @@ describe("the plugin over gRPC", () => {
     try {
       await startPlugin();
       const { port } = failing.address() as AddressInfo;
-      await plugin.configure(
+      await plugin().configure(
         new ConfigureRequest()
           .setArgs(struct({ baseUrl: `http://127.0.0.1:${port}`, apiKey: SECRET(apiKey), maxRetries: 6 }))
           .setAcceptsecrets(true),
@@ -432,7 +353,7 @@ describe("the plugin over gRPC", () => {
         .setType(TYPE)
         .setProperties(checked)
         .setTimeout(1); // seconds, as the engine sends customTimeouts
-      await expect(plugin.create(create)).rejects.toMatchObject({
+      await expect(plugin().create(create)).rejects.toMatchObject({
         details:
           "the create of slow did not finish within its custom timeout of 1 s: a retry was not started",
       });
@@ -445,6 +366,7 @@ describe("the plugin over gRPC", () => {
 
   it("never wrote the API key or the webhook URL to its stderr", () => {
     // Its notes went there: the drift the second run found.
+    const stderr = plugins.map((p) => p.stderr).join("");
     expect(stderr).toContain(`handler ${id} ("Ops alerts") differs from the program:`);
     expect(stderr).not.toContain(apiKey);
     expect(stderr).not.toContain(SLACK_URL);

@@ -1,0 +1,137 @@
+/**
+ * The plugin's request budget, counted at the reference server: the same figures `e2e/drift`'s
+ * "request budget" asserts for the dynamic face under the engine. Each run of the engine starts its
+ * plugin anew, so each run here is a new plugin process, sent the calls the engine sends: a create-up
+ * writes each handler once; a run with nothing to change reads the account with ceil(K/1000) lists
+ * and nothing else; a rename costs its write, the read that verifies it and the run's list; a destroy
+ * writes each handler once.
+ */
+import {
+  CheckRequest,
+  CreateRequest,
+  DeleteRequest,
+  DiffRequest,
+  DiffResponse,
+  UpdateRequest,
+} from "@pulumi/pulumi/proto/provider_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { type TestServer, startServer } from "../support/reference-server";
+import { PluginProcess, TYPE, struct, urnOf } from "./plugin-process";
+
+const K = 20;
+
+let server: TestServer | undefined;
+const plugins: PluginProcess[] = [];
+let key = "";
+
+beforeAll(async () => {
+  server = await startServer();
+  key = await server.newKey();
+});
+
+afterAll(async () => {
+  for (const plugin of plugins) await plugin.stop();
+  await server?.close();
+});
+
+/** A new plugin process, as each run of the engine starts one. */
+async function nextRun(): Promise<PluginProcess> {
+  const plugin = await PluginProcess.start();
+  plugins.push(plugin);
+  await plugin.configureFor(server!.url, key);
+  return plugin;
+}
+
+/** The checked inputs of handler `i`, renamed or not. */
+async function checked(plugin: PluginProcess, i: number, renamed = false): Promise<Struct> {
+  const news = { type: "email", name: renamed ? "renamed" : `handler ${i}`, email: `h${i}@example.com` };
+  const response = await plugin.check(
+    new CheckRequest()
+      .setUrn(urnOf(`h${i}`))
+      .setType(TYPE)
+      .setNews(struct(news)),
+  );
+  expect(response.getFailuresList()).toEqual([]);
+  return response.getInputs()!;
+}
+
+describe("the plugin's requests, counted at the server", () => {
+  it(`reads ${K} handlers with one list when nothing changes, and writes each handler once`, async () => {
+    const indices = Array.from({ length: K }, (_, i) => i);
+
+    // Create-up: how many lists verify the writes depends on timing (`npm run bench:engine`).
+    let run = await nextRun();
+    let mark = server!.served.length;
+    const inputs = await Promise.all(indices.map((i) => checked(run, i)));
+    const created = await Promise.all(
+      indices.map((i) =>
+        run.create(
+          new CreateRequest()
+            .setUrn(urnOf(`h${i}`))
+            .setType(TYPE)
+            .setProperties(inputs[i]),
+        ),
+      ),
+    );
+    expect(server!.countSince(mark).writes).toBe(K);
+    const ids = created.map((c) => c.getId());
+    const outputs = created.map((c) => c.getProperties()!);
+    const diffAll = (plugin: PluginProcess, news: Struct[]): Promise<DiffResponse[]> =>
+      Promise.all(
+        indices.map((i) =>
+          plugin.diff(
+            new DiffRequest()
+              .setId(ids[i]!)
+              .setUrn(urnOf(`h${i}`))
+              .setType(TYPE)
+              .setOlds(outputs[i])
+              .setNews(news[i]),
+          ),
+        ),
+      );
+
+    // A run with nothing to change (a preview, or an up): one list, for the whole account.
+    run = await nextRun();
+    mark = server!.served.length;
+    const same = await diffAll(run, await Promise.all(indices.map((i) => checked(run, i))));
+    expect(same.every((d) => d.getChanges() === DiffResponse.DiffChanges.DIFF_NONE)).toBe(true);
+    expect(server!.countSince(mark)).toEqual({ lists: Math.ceil(K / 1000), reads: 0, writes: 0, total: 1 });
+
+    // A rename in place: the run's list, one write and the read that verifies it.
+    run = await nextRun();
+    mark = server!.served.length;
+    const news = await Promise.all(indices.map((i) => checked(run, i, i === 0)));
+    const diffs = await diffAll(run, news);
+    expect(diffs.map((d) => d.getChanges())).toEqual(
+      indices.map((i) => (i === 0 ? DiffResponse.DiffChanges.DIFF_SOME : DiffResponse.DiffChanges.DIFF_NONE)),
+    );
+    await run.update(
+      new UpdateRequest()
+        .setId(ids[0]!)
+        .setUrn(urnOf("h0"))
+        .setType(TYPE)
+        .setOlds(outputs[0])
+        .setNews(news[0]),
+    );
+    expect(server!.countSince(mark)).toEqual({ lists: 1, reads: 1, writes: 1, total: 3 });
+
+    // A destroy: one write per handler.
+    run = await nextRun();
+    mark = server!.served.length;
+    await Promise.all(
+      indices.map((i) =>
+        run.delete(
+          new DeleteRequest()
+            .setId(ids[i]!)
+            .setUrn(urnOf(`h${i}`))
+            .setType(TYPE)
+            .setProperties(outputs[i]),
+        ),
+      ),
+    );
+    expect(server!.countSince(mark).writes).toBe(K);
+    expect(await server!.handlers(key)).toEqual([]);
+  });
+});
