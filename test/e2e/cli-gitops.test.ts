@@ -1,8 +1,9 @@
 /**
- * examples/gitops on the user's path: its README's "Run it" steps, then both workflow files' jobs as
- * written (see workflow-runner.ts) against the reference server: a pull request's change is
- * summarized and posted with `gh`, and changes made in the web UI fail the drift check with a summary
- * that names each handler and field, secrets as [secret]. (A clean check's summary is the summary's
+ * examples/gitops on the user's path: its README's "Run it" steps, then the three workflow files'
+ * jobs as written (see workflow-runner.ts) against the reference server: a pull request's change is
+ * summarized and posted with `gh`, changes made in the web UI fail the drift check with a summary
+ * that names each handler and field, secrets as [secret], and the merged change is deployed, the drift
+ * repaired with it. (A clean check's summary is the summary's
  * unit test; its exit code is `pulumi preview --expect-no-changes`'s own.)
  */
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
@@ -92,6 +93,7 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     };
     const driftWorkflow = await readWorkflow(join(WORKFLOWS, "notification-handlers-drift.yml"));
     const previewWorkflow = await readWorkflow(join(WORKFLOWS, "notification-handlers-preview.yml"));
+    const deployWorkflow = await readWorkflow(join(WORKFLOWS, "notification-handlers-deploy.yml"));
 
     // A service team's pull request edits its YAML file.
     const file = join(session.project, "handlers", "teams.yaml");
@@ -132,7 +134,17 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
       `| replace | \`status-inbox\` | ${inbox!.id} "Status inbox" | **deleted outside the code**; made again |`,
     );
 
-    for (const run of [pullRequest, drifted]) {
+    // The pull request is merged: the deploy applies it and repairs the drift, nothing to recover.
+    await writeFile(file, original.replace("name: Status inbox", "name: Status page inbox"));
+    const deployed = await runJob(deployWorkflow, "deploy", job);
+    expect(deployed.success, printed(deployed)).toBe(true);
+    const recovered = deployed.steps.find((s) => s.name === "Record what a cut-off deploy made")!;
+    expect(recovered.result!.stdout).toBe("no pending operations: nothing to recover\n");
+    const after = await listAll(client);
+    expect(after.map((h) => h.name).sort()).toEqual(["On-call email", "Status page inbox", "Team Slack"]);
+    expect(after.find((h) => h.name === "Team Slack")?.settings).toEqual({ slack: README_WEBHOOK });
+
+    for (const run of [pullRequest, drifted, deployed]) {
       for (const secret of [key, README_WEBHOOK, UI_WEBHOOK]) {
         expect(printed(run).includes(secret), "a secret in a job's output").toBe(false);
       }
