@@ -4,7 +4,18 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["dist/", "server/dist/", "node_modules/", ".e2e-work/", ".demo-work/", "**/*.mjs", "**/*.cjs"],
+    ignores: [
+      "dist/",
+      "server/dist/",
+      "node_modules/",
+      ".e2e-work/",
+      ".demo-work/",
+      "sdk/python/",
+      "sdk/go/",
+      "sdk/dotnet/",
+      "**/*.mjs",
+      "**/*.cjs",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -75,6 +75,7 @@ export interface FunctionSpec {
 export interface PulumiPackageSchema {
   name: string;
   displayName: string;
+  publisher: string;
   description: string;
   keywords: string[];
   license: string;
@@ -83,6 +84,7 @@ export interface PulumiPackageSchema {
   types: Record<string, ObjectSpec | EnumSpec>;
   resources: Record<string, ResourceSpec>;
   functions: Record<string, FunctionSpec>;
+  meta: { supportPack: boolean };
   language: Record<string, object>;
 }
 
@@ -306,6 +308,8 @@ export function pulumiSchema(): PulumiPackageSchema {
   return {
     name: PACKAGE_NAME,
     displayName: "Notification Handlers",
+    // The SDKs' author: the .NET package names it, and names Pulumi when the schema has none.
+    publisher: "Notification Handlers",
     description: "Notification handlers of the Notification Handlers API as code.",
     keywords: ["pulumi", "notifications", "category/utility", "kind/native"],
     license: "Apache-2.0",
@@ -318,6 +322,9 @@ export function pulumiSchema(): PulumiPackageSchema {
     types: types(),
     resources: { [NOTIFICATION_HANDLER_TOKEN]: notificationHandler() },
     functions: lookups(),
+    // The SDKs' present layout (sdk/go its own Go module, the version stamped into every SDK), as
+    // `pulumi package gen-sdk` writes it (docs/plugin.md#sdks-for-python-go-and-net).
+    meta: { supportPack: true },
     // No nodejs section: TypeScript and JavaScript programs use this package's own `NotificationHandler`
     // (the dynamic provider), and a generated Node.js SDK would be a second, different one.
     language: {

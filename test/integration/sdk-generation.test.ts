@@ -1,0 +1,82 @@
+/**
+ * `npm run build:sdks` into a temporary folder: the project's generator built with Go (seconds once
+ * Go's caches are warm) and run on the committed schema. Each language's SDK has its package files and
+ * resource, stamped with the package's version, and the credential fields are secret in them.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { generateSdks } from "../../scripts/build-sdks";
+import { ALL_FIELDS } from "../../sdk/catalog";
+
+const work = mkdtempSync(join(tmpdir(), "sdk-generation-"));
+const out = join(work, "sdk");
+const { version } = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as {
+  version: string;
+};
+const read = (path: string): string => readFileSync(join(out, path), "utf8");
+
+const SECRET_PROPERTIES = ALL_FIELDS.filter((f) => f.secret).map((f) => f.property);
+const PLAIN_PROPERTIES = ALL_FIELDS.filter((f) => !f.secret).map((f) => f.property);
+
+/** The property names in the generated list of outputs the engine keeps secret. */
+function secretOutputs(source: string, listPattern: RegExp): string[] {
+  const list = listPattern.exec(source)?.[1];
+  if (list === undefined) throw new Error(`no list of secret outputs matches ${listPattern}`);
+  return [...list.matchAll(/"(\w+)"/g)].map((m) => m[1] ?? "");
+}
+
+describe("the SDKs generated from the schema", () => {
+  let report = "";
+
+  beforeAll(async () => {
+    report = await generateSdks({ outDir: out, toolsDir: join(work, "tools") });
+  }, 600_000); // 10 min: a first build fetches and compiles Pulumi's generators
+
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("writes the three languages and says how many files each has", () => {
+    for (const language of ["python", "go", "dotnet"]) {
+      expect(report).toMatch(new RegExp(`${language}: \\d+ files`));
+    }
+  });
+
+  it("writes a Python package of the package's version, with its resource, provider and lookups", () => {
+    expect(
+      existsSync(join(out, "python", "setup.py")) || existsSync(join(out, "python", "pyproject.toml")),
+    ).toBe(true);
+    expect(read("python/setup.py")).toContain(`VERSION = "${version}"`);
+    for (const module of ["notification_handler.py", "provider.py", "get_notification_handler.py"]) {
+      expect(existsSync(join(out, "python", "pulumi_notification_handlers", module)), module).toBe(true);
+    }
+  });
+
+  it("keeps every credential field secret in Python, and no other field", () => {
+    const source = read("python/pulumi_notification_handlers/notification_handler.py");
+    const secrets = secretOutputs(source, /additional_secret_outputs=\[([^\]]*)\]/);
+    expect(secrets).toEqual(expect.arrayContaining(SECRET_PROPERTIES));
+    for (const plain of PLAIN_PROPERTIES) expect(secrets).not.toContain(plain);
+    expect(source).toContain("pulumi.Output.secret(slack)");
+  });
+
+  it("writes a Go module whose import path is the schema's, with the resource", () => {
+    expect(read("go/go.mod")).toMatch(
+      /^module github\.com\/notification-handlers\/pulumi-notification-handlers\/sdk\/go$/m,
+    );
+    const source = read("go/notificationhandlers/notificationHandler.go");
+    const secrets = secretOutputs(source, /AdditionalSecretOutputs\(\[\]string\{([^}]*)\}/);
+    expect(secrets).toEqual(expect.arrayContaining(SECRET_PROPERTIES));
+    for (const plain of PLAIN_PROPERTIES) expect(secrets).not.toContain(plain);
+  });
+
+  it("writes a .NET project of the package's version, saying it is not compiled here", () => {
+    expect(existsSync(join(out, "dotnet", "NotificationHandler.cs"))).toBe(true);
+    expect(read("dotnet/NotificationHandlers.NotificationHandlers.csproj")).toContain(
+      `<Version>${version}</Version>`,
+    );
+    expect(read("dotnet/README.md")).toContain("generates this SDK but does not compile it");
+  });
+});
