@@ -4,7 +4,17 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["dist/", "server/dist/", "node_modules/", ".e2e-work/", ".demo-work/", "**/*.mjs", "**/*.cjs"],
+    // test/fixtures' JavaScript programs run as a user's would, outside the TypeScript program.
+    ignores: [
+      "dist/",
+      "server/dist/",
+      "node_modules/",
+      ".e2e-work/",
+      ".demo-work/",
+      "**/*.mjs",
+      "**/*.cjs",
+      "test/fixtures/**/*.js",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
