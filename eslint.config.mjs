@@ -4,6 +4,7 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
+    // test/fixtures' JavaScript programs run as a user's would, outside the TypeScript program.
     ignores: [
       "dist/",
       "server/dist/",
@@ -15,6 +16,7 @@ export default tseslint.config(
       "sdk/dotnet/",
       "**/*.mjs",
       "**/*.cjs",
+      "test/fixtures/**/*.js",
     ],
   },
   js.configs.recommended,

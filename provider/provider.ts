@@ -4,20 +4,63 @@
  *
  * Pulumi's `dynamic.Resource` would serialize a provider closure into that property; for this
  * provider's seven methods that is about 2.5 KB, written into the inputs and the outputs of every
- * resource, and the engine rewrites the whole state after each step (the state grew to three times
- * the size of a no-op provider's). This is the same kind of module, written by
- * hand: one line that loads the installed package's provider by name inside the dynamic-provider
- * process. So the state holds no client, schema or credential (pulumi/pulumi#5294, #18997), and the
- * code that runs is the installed package's.
+ * resource, and the engine rewrites the whole state after each step. This is the same kind of module,
+ * written by hand: a few lines that load the installed package's provider by name inside the
+ * dynamic-provider process. So the state holds no client, schema or credential (pulumi/pulumi#5294,
+ * #18997), and the code that runs is the installed package's.
  *
  * What it relies on: the dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider/index.js`,
  * `getProvider`) runs `requireFromString(props.__provider).handler()` once per distinct string and
- * process, and `require` inside it resolves from the host's working folder, the program's.
+ * process. That module has no file name, so its `require` resolves a package name from the host's
+ * working folder (the project's root folder) upward, and a relative path from that folder too; the
+ * package's own name is never resolved as a self-reference there. `delete` and `read` run the string
+ * the state records until a create or an update writes the handler again (docs/upgrading.md).
  */
+import { STATE_CONTRACT } from "./state-contract";
 
 /** The reserved property that holds the provider's source (see the module comment). */
 export const PROVIDER_KEY = "__provider";
 
-/** The provider's source: a module whose `handler()` returns the package's provider object. */
-export const PROVIDER_SOURCE =
-  'exports.handler = () => require("pulumi-notification-handlers/provider/runtime").provider;\n';
+/** The package's name on npm, as the source requires it and the messages name it. */
+export const PACKAGE = "pulumi-notification-handlers";
+
+/** The source 0.1.0 recorded (contract 1): every release must keep `./provider/runtime`'s `provider`. */
+export const CONTRACT_1_SOURCE = `exports.handler = () => require("${PACKAGE}/provider/runtime").provider;\n`;
+
+/** What a state's source records besides its contract. */
+export interface SourceRecord {
+  /** The version of this package that writes the state, named in the messages. */
+  version: string;
+  /**
+   * A folder, relative to the project's root folder and with `/` separators, from which the package
+   * resolves by name when the root folder's own `node_modules` do not lead to it (a nested install).
+   */
+  folder?: string;
+}
+
+/**
+ * The source new states record (contract {@link STATE_CONTRACT}): it finds the package from the
+ * project's root folder, then from `record.folder`, and the first copy that reads this contract
+ * serves it. A missing package, or only copies too old for this contract, fail with what to install
+ * instead of a module-not-found stack.
+ */
+export function providerSource(record: SourceRecord): string {
+  const folders = [".", ...(record.folder === undefined ? [] : [record.folder])];
+  const constants = `const name = ${JSON.stringify(PACKAGE)}, contract = ${STATE_CONTRACT}, writer = ${JSON.stringify(record.version)}, folders = ${JSON.stringify(folders)};`;
+  return `${constants}
+const install = \`run \\\`npm install \${name}@\${writer}\\\` (the version that wrote this state, or a later one)\`;
+exports.handler = () => {
+  let tooOld;
+  for (const folder of folders) {
+    const paths = [require("path").resolve(folder)];
+    let found;
+    try { found = require.resolve(name + "/provider/runtime", { paths }); } catch { continue; }
+    const runtime = require(found), reads = runtime.contracts || [1];
+    if (reads.includes(contract)) return runtime.forContract(contract);
+    tooOld ??= \`the installed \${name} \${require(require.resolve(name + "/package.json", { paths })).version} reads contract \${reads.join(", ")}\`;
+  }
+  throw new Error(tooOld === undefined ? \`\${name} is not installed in \${process.cwd()}; \${install}\`
+    : \`this state was written by \${name} \${writer} under state contract \${contract}; \${tooOld}: \${install}\`);
+};
+`;
+}

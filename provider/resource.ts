@@ -12,9 +12,10 @@ import {
   isHandlerType,
 } from "../sdk/catalog";
 import type { UpdateStrategy } from "../sdk/settings";
-import { PROVIDER_KEY, PROVIDER_SOURCE } from "./provider";
+import { PROVIDER_KEY, providerSource } from "./provider";
 import { RESOURCE_TYPE } from "./resource-type";
 import { SECRET_INPUTS, SECRET_OUTPUTS } from "./secret-properties";
+import { sourceRecord } from "./source-record";
 
 type FieldSpecOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number];
 type AnyProperty = PropertyOf<HandlerType>;
@@ -88,6 +89,19 @@ const COMMON_OUTPUTS = [
   "datetime",
 ] as const;
 
+let recorded: string | undefined;
+
+/** The provider source this program's handlers record (`./provider`), found once per run. */
+function recordedSource(): string {
+  if (recorded === undefined) {
+    // Relative to the folder the dynamic-provider process runs in, the project's root: above the
+    // program's own folder when Pulumi.yaml sets `main`. An SDK that does not say runs it in the program's.
+    const root = pulumi.runtime.getRootDirectory?.() || process.cwd();
+    recorded = providerSource(sourceRecord(root));
+  }
+  return recorded;
+}
+
 /**
  * Gives a handler the field properties of the other types as outputs that resolve to `undefined`
  * (what the engine would give them: the provider never sets another type's field), made when first
@@ -112,7 +126,7 @@ function absentFields(resource: NotificationHandler, own: readonly { property: s
  *
  * A dynamic resource: its type token routes it to Pulumi's Node.js dynamic-provider plugin, and its
  * `__provider` property is the provider's module source. It extends `CustomResource` directly, as
- * `dynamic.Resource` does, to hand over a one-line source instead of a serialized closure (see
+ * `dynamic.Resource` does, to hand over a short source instead of a serialized closure (see
  * `./provider`).
  */
 export class NotificationHandler extends pulumi.CustomResource {
@@ -201,7 +215,7 @@ export class NotificationHandler extends pulumi.CustomResource {
     for (const output of [...COMMON_OUTPUTS, ...own.map((f) => f.property)]) {
       if (!(output in props)) props[output] = undefined;
     }
-    props[PROVIDER_KEY] = PROVIDER_SOURCE;
+    props[PROVIDER_KEY] = recordedSource();
     // The SDK captures a stack trace for each promise of a registration, for its report of leaked
     // promises; under ts-node every trace is source-mapped frame by frame, which cost more than the
     // rest of the registration. They are left empty here; the limit is back before anything else runs.

@@ -1,7 +1,9 @@
 /**
  * The dynamic provider's entry point. It runs only inside Pulumi's dynamic-provider process, loaded
- * by package name from the one-line module in `./provider`; it holds the process's one
- * {@link ProviderContext} and hands each call of the engine to `./operations`.
+ * by package name from the module a state records (`./provider`); it holds the process's one
+ * {@link ProviderContext} and hands each call of the engine to `./operations`. Its exports are a
+ * contract with every state ever written (docs/upgrading.md): `provider` for the states of 0.1.0,
+ * `contracts` and `forContract` for later ones; none of them may go.
  *
  * Where the rest lives: `config.ts` (configuration keys and their environment fallbacks),
  * `context.ts` (the process's state and the client), `account.ts` (the account snapshot and the
@@ -17,10 +19,11 @@ import { readSettings } from "./config";
 import { ProviderContext } from "./context";
 import type { HandlerInputs, HandlerOutputs } from "./inputs";
 import * as operations from "./operations";
+import { READ_CONTRACTS } from "./state-contract";
 
 const context = new ProviderContext();
 
-/** The provider object the engine calls, as the module in `./provider` hands it over. */
+/** The provider object the engine calls: what states of contract 1 (0.1.0) take by name. */
 export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOutputs> = {
   /** Reads the provider configuration, falling back to the environment. */
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
@@ -65,3 +68,16 @@ export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOut
     return operations.remove(context, id, props);
   },
 };
+
+/** The state contracts this package reads; a state's source checks its own is among them. */
+export const contracts: readonly number[] = READ_CONTRACTS;
+
+/**
+ * The provider for the states of `contract`. Contracts 1 and 2 record the same handler properties, so
+ * both get {@link provider}; a later contract that changes them adapts the older states here.
+ */
+export function forContract(contract: number): typeof provider {
+  if (!contracts.includes(contract))
+    throw new Error(`state contract ${contract} is not one this package reads (${contracts.join(", ")})`);
+  return provider;
+}

@@ -146,11 +146,12 @@ export class UserSession {
 
   /**
    * Copies `examples/<example>` (or the project at `options.source`, relative to the repository) to a
-   * scratch folder, its package dependency on the packed tarball.
+   * scratch folder, its package dependency on the packed tarball, seeded with an earlier install of
+   * its dependencies unless `options.seed` is false (a test that installs them its own way).
    */
   static async start(
     example: string,
-    options: { pathFirst: string[]; dependencies?: Record<string, string>; source?: string },
+    options: { pathFirst: string[]; dependencies?: Record<string, string>; source?: string; seed?: boolean },
   ): Promise<UserSession> {
     const root = await scratchFolder(`user-${example}`);
     const project = join(root, example);
@@ -171,7 +172,7 @@ export class UserSession {
       },
     });
     await mkdir(join(root, "state"), { recursive: true });
-    await seedDependencies(project, env);
+    if (options.seed !== false) await seedDependencies(project, env);
     return new UserSession(root, project, envFile, env);
   }
 

@@ -2,9 +2,13 @@
  * The `NotificationHandler` class under Pulumi's mocks: what it registers with the engine, and the
  * outputs a program can read.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { providerSource } from "../../provider/provider";
 import { NotificationHandler } from "../../provider/resource";
 import { RESOURCE_TYPE } from "../../provider/resource-type";
 import { ALL_FIELDS } from "../../sdk/catalog";
@@ -45,6 +49,18 @@ describe("NotificationHandler", () => {
       [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270",
       value: "https://hooks.slack.com/services/T0/B0/X",
     });
+  });
+
+  it("records the provider source of the current contract, with this package's version", async () => {
+    const inbox = new NotificationHandler("records-source", { type: "internal_notification" });
+    await valueOf(inbox.handlerId);
+    const { version } = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as {
+      version: string;
+    };
+    // The checkout is no install: the project's folder (the tests') needs no other folder.
+    expect(registered.find((r) => r.name === "records-source")?.inputs.__provider).toBe(
+      providerSource({ version }),
+    );
   });
 
   it("gives the other types' fields as outputs of undefined, made only when read", async () => {

@@ -1,0 +1,149 @@
+/**
+ * The provider's source as the state records it, under install layouts where the project's root
+ * folder does not find the package by name (docs/upgrading.md): pnpm's isolated layout and a nested
+ * npm install, each with the package reached only through `team-handlers`, a local package of the
+ * program's; and a destroy whose package was removed, which says what to install. A JavaScript program
+ * of two handlers (test/fixtures/install-layouts), the packed tarball, the Pulumi CLI as commands.
+ */
+import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+import { describe, expect, inject, it } from "vitest";
+
+import { NotificationHandlersClient } from "../../sdk/client";
+import { REPOSITORY_ROOT } from "../../scripts/user-project";
+import { listAll, UserSession } from "./user-path";
+
+/** pnpm, pinned, run from the npm registry as a user without it installed would. */
+const PNPM = "npx --yes pnpm@10.34.9";
+const SERVER = join(REPOSITORY_ROOT, "server", "dist", "server", "main.js");
+const VERSION = (
+  JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"), "utf8")) as { version: string }
+).version;
+
+/** A project of the fixture program, its reference server started and its stack configured. */
+async function startProject(
+  seed: boolean,
+): Promise<{ session: UserSession; client: NotificationHandlersClient }> {
+  const session = await UserSession.start("install-layouts", {
+    pathFirst: inject("enginePath"),
+    source: "test/fixtures/install-layouts",
+    seed,
+  });
+  await session.mustSh(`export KEY=$(node ${SERVER} keys create --db .data/layouts.db --user me)`);
+  await session.step({ intro: "", code: `node ${SERVER} serve --port 8080 --db .data/layouts.db &\n` });
+  const client = new NotificationHandlersClient({
+    baseURL: session.url!,
+    apiKey: await session.variable("KEY"),
+    maxRetries: 0,
+  });
+  return { session, client };
+}
+
+/** The stack made and brought up: the program's two handlers exist. */
+async function up(session: UserSession, client: NotificationHandlersClient): Promise<void> {
+  await session.mustSh(`export PULUMI_CONFIG_PASSPHRASE=install-layouts
+pulumi stack init dev
+pulumi config set notification-handlers:baseUrl http://127.0.0.1:8080
+pulumi config set --secret notification-handlers:apiKey "$KEY"
+pulumi up --yes`);
+  expect((await listAll(client)).map((h) => h.name).sort()).toEqual(["On-call email", "Status inbox"]);
+}
+
+/** The first line of each handler's recorded source: its contract, writer and folders. */
+async function recordedHeads(session: UserSession): Promise<string[]> {
+  const { stdout } = await session.mustSh("pulumi stack export", false);
+  const state = JSON.parse(stdout) as { deployment: { resources: { outputs?: { __provider?: string } }[] } };
+  return state.deployment.resources.flatMap((r) => r.outputs?.__provider?.split("\n")[0] ?? []);
+}
+
+/** Points the project at the package through `team-handlers` only, which takes the packed tarball. */
+async function dependThroughTeamHandlers(session: UserSession): Promise<void> {
+  const manifest = {
+    name: "install-layouts",
+    private: true,
+    main: "index.js",
+    dependencies: { "@pulumi/pulumi": "3.259.0", "team-handlers": "file:./team-handlers" },
+  };
+  await writeFile(join(session.project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  const teamFile = join(session.project, "team-handlers", "package.json");
+  const team = JSON.parse(readFileSync(teamFile, "utf8")) as { dependencies: Record<string, string> };
+  team.dependencies["pulumi-notification-handlers"] = inject("packages")["pulumi-notification-handlers"];
+  await writeFile(teamFile, `${JSON.stringify(team, null, 2)}\n`);
+}
+
+/** Brings the stack up, previews no change and destroys it, checking the folder each state records. */
+async function upPreviewDestroy(
+  session: UserSession,
+  client: NotificationHandlersClient,
+  folder: string,
+): Promise<void> {
+  // The layout is one where the root folder alone cannot find the package: only the recorded folder can.
+  const byName = await session.sh(
+    `node -e 'require.resolve("pulumi-notification-handlers/provider/runtime")'`,
+  );
+  expect(byName.code, "the package resolves by name from the project's folder").not.toBe(0);
+  await up(session, client);
+  const recorded = `const name = "pulumi-notification-handlers", contract = 2, writer = "${VERSION}", folders = [".","${folder}"];`;
+  expect(await recordedHeads(session)).toEqual([recorded, recorded]);
+  await session.mustSh("pulumi preview --expect-no-changes");
+  await session.mustSh("pulumi destroy --yes");
+  expect(await listAll(client)).toEqual([]);
+}
+
+describe.concurrent("the package under other install layouts", () => {
+  it("pnpm's isolated layout: up, preview with no change, destroy", async () => {
+    const { session, client } = await startProject(false);
+    try {
+      const pnpm = await session.mustSh(`${PNPM} --version`);
+      expect(pnpm.stdout.trim(), "pnpm from the npm registry").toBe("10.34.9");
+      await dependThroughTeamHandlers(session);
+      // The user's pnpm store, as npm's cache is theirs (see userEnvironment).
+      const store = join(homedir(), ".cache", "pnpm-store");
+      await session.mustSh(`${PNPM} install --store-dir ${store}`);
+      await session.mustSh("test -L node_modules/team-handlers && test -d node_modules/.pnpm");
+      await upPreviewDestroy(session, client, "node_modules/.pnpm");
+    } finally {
+      await client.close();
+      await session.dispose();
+    }
+  });
+
+  it("a nested npm install, under a local package: up, preview with no change, destroy", async () => {
+    const { session, client } = await startProject(false);
+    try {
+      await dependThroughTeamHandlers(session);
+      // npm would hoist team-handlers' dependencies to the root; `shallow` keeps them under it.
+      await session.mustSh(`echo install-strategy=shallow > .npmrc
+npm install --no-audit --no-fund
+test -d team-handlers/node_modules/pulumi-notification-handlers`);
+      await upPreviewDestroy(session, client, "team-handlers");
+    } finally {
+      await client.close();
+      await session.dispose();
+    }
+  });
+
+  it("a destroy with the package removed says what to install; installed again, it destroys", async () => {
+    const { session, client } = await startProject(true);
+    try {
+      await up(session, client);
+      await session.mustSh("rm -rf node_modules/pulumi-notification-handlers");
+      const failed = await session.sh("pulumi destroy --yes");
+      expect(failed.code).not.toBe(0);
+      expect(failed.stdout).toContain(
+        `error: pulumi-notification-handlers is not installed in ${session.project}; run ` +
+          `\`npm install pulumi-notification-handlers@${VERSION}\` (the version that wrote this state, or a later one)`,
+      );
+      expect(await listAll(client)).toHaveLength(2);
+      await session.mustSh("npm install --no-audit --no-fund");
+      await session.mustSh("pulumi destroy --yes");
+      expect(await listAll(client)).toEqual([]);
+    } finally {
+      await client.close();
+      await session.dispose();
+    }
+  });
+});
