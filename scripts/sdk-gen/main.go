@@ -1,7 +1,7 @@
 // Command sdk-gen writes the SDKs of the provider's Pulumi package from its schema, with Pulumi's
 // own code generators (docs/plugin.md#sdks-for-python-go-and-net).
 //
-//	sdk-gen -schema provider/schema.json -version 0.1.0 -out sdk
+//	sdk-gen -schema provider/schema.json -version 0.2.0 -out sdk
 //
 // writes one folder per language under -out (sdk/python, sdk/go, ...), each replaced whole. Which
 // languages a build writes depends on the Pulumi release it is built against (languages.go,

@@ -43,7 +43,7 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
     });
 
     const [install] = await session.step(steps[1]!);
-    expect(`${install!.stdout}${install!.stderr}`).toContain("notification-handlers-0.1.0");
+    expect(`${install!.stdout}${install!.stderr}`).toContain("notification-handlers-0.2.0");
     const [up] = await session.step(steps[2]!);
     expect(up!.stdout).toMatch(/6 created/); // the stack, the second provider and four handlers
     // The lookup's result is secret, as it holds the handler's settings: its id with it.

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { applyRecovery } from "../../cli/recover-edit";
 import { type Decision, planRecovery } from "../../cli/recover-plan";
 import { type ExportedState, type StateResource, plainValue, secretValue } from "../../cli/state-json";
-import { PROVIDER_SOURCE } from "../../provider/provider";
+import { CONTRACT_1_SOURCE } from "../../provider/provider";
 import { RESOURCE_TYPE } from "../../provider/resource-type";
 import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
 
@@ -19,7 +19,7 @@ function resource(name: string, inputs: Record<string, unknown>, id?: number): S
     custom: true,
     type: RESOURCE_TYPE,
     ...(id === undefined ? {} : { id: String(id) }),
-    inputs: { __provider: PROVIDER_SOURCE, ...inputs },
+    inputs: { __provider: CONTRACT_1_SOURCE, ...inputs },
     provider: "urn:pulumi:dev::p::pulumi:providers:pulumi-nodejs::default::abc",
   };
 }
@@ -205,7 +205,7 @@ describe("applyRecovery", () => {
     expect(outputs.slack).toEqual(secretValue("https://hooks.example/1"));
     expect(outputs.settings).toEqual(secretValue({ slack: "https://hooks.example/1" }));
     expect(plainValue(outputs)).toMatchObject({
-      __provider: PROVIDER_SOURCE,
+      __provider: CONTRACT_1_SOURCE,
       handlerId: 2,
       type: "slack",
       name: "S",
