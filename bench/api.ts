@@ -10,8 +10,8 @@
 import { arch, availableParallelism, cpus, loadavg, platform, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import { Agent, request } from "undici";
-import { HANDLER_TYPE_NAMES } from "../sdk/catalog";
-import { NotificationHandlersClient } from "../sdk/client";
+import { HANDLER_TYPE_NAMES } from "../sdk/client/catalog";
+import { NotificationHandlersClient } from "../sdk/client/client";
 import { type Summary, medianIndex, run, seededRandom, summarize } from "./measure";
 import { startBenchServer } from "./server";
 
@@ -21,7 +21,7 @@ const SEED = 0x5eed;
 /** The target: the client may take at most this much longer per request than bare undici. */
 const TARGET_OVERHEAD = 0.15;
 /**
- * The client's own Agent settings (sdk/client.ts): the baseline gets the same connection reuse, so
+ * The client's own Agent settings (sdk/client/client.ts): the baseline gets the same connection reuse, so
  * the comparison is of what happens around the request, not of how sockets are kept.
  */
 const AGENT_OPTIONS = { keepAliveTimeout: 4_000, connect: { timeout: 10_000 } } as const; // 4 s, 10 s

@@ -46,7 +46,7 @@ import {
 } from "./engine-modes";
 import { DescendantCpu, canMeasureDescendants } from "./process-cpu";
 import { buildPluginFolders } from "./yaml-project";
-import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
+import { MAX_RESULTS_PER_PAGE } from "../sdk/client/list-rules";
 
 const ROOT = resolve(__dirname, "..", "..");
 const DEFAULT_HANDLERS = 100;

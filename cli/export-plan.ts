@@ -11,9 +11,9 @@ import {
   fieldsOf,
   isHandlerType,
   nameViolation,
-} from "../sdk/catalog";
-import { equalAfterCleaning } from "../sdk/cleaning";
-import type { NotificationHandler as ApiHandler } from "../sdk/resources/handler-parsing";
+} from "../sdk/client/catalog";
+import { equalAfterCleaning } from "../sdk/client/cleaning";
+import type { NotificationHandler as ApiHandler } from "../sdk/client/resources/handler-parsing";
 
 /** A type-specific value of an exported handler. */
 type ExportedField =

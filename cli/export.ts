@@ -10,16 +10,16 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
-import { NotificationHandlersClient } from "../sdk/client";
-import { API_KEY_ENV, BASE_URL_ENV } from "../sdk/client-options";
+import { NotificationHandlersClient } from "../sdk/client/client";
+import { API_KEY_ENV, BASE_URL_ENV } from "../sdk/client/client-options";
 import {
   APIConnectionError,
   AuthenticationError,
   NotificationHandlersError,
   ServiceNotFoundError,
-} from "../sdk/errors";
+} from "../sdk/client/errors";
 import { CONFIG_KEYS } from "../provider/config";
-import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/settings";
+import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/client/settings";
 import { type CliIo, CommandError, UsageError } from "./io";
 import { type ExportPlan, planExport } from "./export-plan";
 import {
@@ -36,7 +36,7 @@ import {
   parseUpdateStrategy,
   strategyLine,
 } from "./update-strategy";
-import { readWholeAccount, type WholeAccount } from "../sdk/whole-account";
+import { readWholeAccount, type WholeAccount } from "../sdk/client/whole-account";
 
 export const EXPORT_USAGE = `Usage:
   ${API_KEY_ENV}=... notification-handlers export --base-url URL --out DIR [--stack NAME]

@@ -12,9 +12,9 @@ import { parseArgs } from "node:util";
 
 import { clientOptions, readSettings, requireConnection } from "../provider/config";
 import { connectionId, explicitConnection } from "../provider/connection";
-import { NotificationHandlersClient } from "../sdk/client";
-import type { NotificationHandler as ApiHandler } from "../sdk/resources/handler-parsing";
-import { readWholeAccount } from "../sdk/whole-account";
+import { NotificationHandlersClient } from "../sdk/client/client";
+import type { NotificationHandler as ApiHandler } from "../sdk/client/resources/handler-parsing";
+import { readWholeAccount } from "../sdk/client/whole-account";
 import { type CliIo, CommandError, UsageError } from "./io";
 import { applyRecovery } from "./recover-edit";
 import { type Decision, planRecovery } from "./recover-plan";

@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 
 import { type DriftNote, SHOWN_SECRET, parseDriftNotes } from "../provider/drift-note";
 import { RESOURCE_TYPE } from "../provider/resource-type";
-import { ALL_FIELDS } from "../sdk/catalog";
+import { ALL_FIELDS } from "../sdk/client/catalog";
 import { type CliIo, CommandError, UsageError, readAll } from "./io";
 import { markdownText } from "./markdown";
 

@@ -1,11 +1,17 @@
 /**
  * The provider's configuration: its stack config keys, read with their environment fallbacks and
- * defaults from the table of settings (sdk/settings.ts), the client a connection gets under it, and
+ * defaults from the table of settings (sdk/client/settings.ts), the client a connection gets under it, and
  * the message that says how to set a missing connection. The dynamic provider (`configure()`) and the
  * lookups (the program's config) read through the same function and build their clients alike.
  */
-import type { ClientOptions } from "../sdk/client-options";
-import { type Environment, SETTINGS, type Setting, type UpdateStrategy, readSetting } from "../sdk/settings";
+import type { ClientOptions } from "../sdk/client/client-options";
+import {
+  type Environment,
+  SETTINGS,
+  type Setting,
+  type UpdateStrategy,
+  readSetting,
+} from "../sdk/client/settings";
 
 /** Stack configuration keys of the provider. */
 export const CONFIG_KEYS = {

@@ -11,7 +11,7 @@
  *       slack: live [secret], desired [secret]
  *     handler 13 ("Pager") no longer exists in the API; it will be created again
  */
-import { ALL_FIELDS } from "../sdk/catalog";
+import { ALL_FIELDS } from "../sdk/client/catalog";
 
 /** One difference between the program and the live handler. */
 export interface Difference {

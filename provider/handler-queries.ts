@@ -2,10 +2,10 @@
  * The queries behind the lookups (`getNotificationHandler`, `getNotificationHandlers`), over any
  * handlers API: the program's lookups (`./lookup`) and the plugin's invokes run the same code.
  */
-import type { HandlerType } from "../sdk/catalog";
-import { equalAfterCleaning } from "../sdk/cleaning";
-import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
-import type { NotificationHandlerListParams } from "../sdk";
+import type { HandlerType } from "../sdk/client/catalog";
+import { equalAfterCleaning } from "../sdk/client/cleaning";
+import { MAX_RESULTS_PER_PAGE } from "../sdk/client/list-rules";
+import type { NotificationHandlerListParams } from "../sdk/client";
 import type { HandlersApi } from "./handlers-api";
 import { type LiveHandler, toLive } from "./inputs";
 

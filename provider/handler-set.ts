@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { fieldByProperty, fieldViolation } from "../sdk/catalog";
+import { fieldByProperty, fieldViolation } from "../sdk/client/catalog";
 import { matchFiles, readSetSources } from "./handler-set-sources";
 import {
   formatProblem,
@@ -15,7 +15,7 @@ import {
   type SetEntry,
   type SetProblem,
 } from "./handler-set-format";
-import type { UpdateStrategy } from "../sdk/settings";
+import type { UpdateStrategy } from "../sdk/client/settings";
 import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "./resource";
 
 /** The arguments of a `HandlerSet`: files or data, and the options of every handler in it. */

@@ -10,5 +10,5 @@ export {
 } from "./resource";
 export { HandlerSet, type HandlerSetArgs, HandlerSetError } from "./handler-set";
 export type { SetProblem } from "./handler-set-format";
-export type { UpdateStrategy } from "../sdk/settings";
+export type { UpdateStrategy } from "../sdk/client/settings";
 export * from "./lookup";

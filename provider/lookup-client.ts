@@ -4,8 +4,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { NotificationHandlersClient } from "../sdk/client";
-import type { Environment } from "../sdk/settings";
+import { NotificationHandlersClient } from "../sdk/client/client";
+import type { Environment } from "../sdk/client/settings";
 import { type ConfigGetter, clientOptions, readSettings, requireConnection } from "./config";
 
 /**

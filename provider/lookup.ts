@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import type { HandlerType } from "../sdk/catalog";
+import type { HandlerType } from "../sdk/client/catalog";
 import { type NotificationHandlerFilter, findHandler, findHandlers } from "./handler-queries";
 import type { LiveHandler } from "./inputs";
 import { type LookupOptions, lookupClient } from "./lookup-client";

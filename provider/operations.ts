@@ -6,7 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
-import { ALL_FIELDS } from "../sdk/catalog";
+import { ALL_FIELDS } from "../sdk/client/catalog";
 import { claimHandlerToAdopt } from "./adoption";
 import { type Connection, requireConnection } from "./config";
 import {

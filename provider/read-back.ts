@@ -17,10 +17,10 @@
  * own. So one list verifies each wave of the engine's writes, also when a rate limit paces them one
  * a second. A create-up of N handlers costs N writes and about N / parallelism lists.
  */
-import type { Page } from "../sdk/pagination";
-import type { NotificationHandler as ApiHandler } from "../sdk/resources/handler-parsing";
+import type { Page } from "../sdk/client/pagination";
+import type { NotificationHandler as ApiHandler } from "../sdk/client/resources/handler-parsing";
 import type { Account } from "./account";
-import { MAX_RESULTS_PER_PAGE } from "../sdk/list-rules";
+import { MAX_RESULTS_PER_PAGE } from "../sdk/client/list-rules";
 import type { HandlersApi } from "./handlers-api";
 import { type LiveHandler, toLive } from "./inputs";
 

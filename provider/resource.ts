@@ -10,8 +10,8 @@ import {
   type PropertyOf,
   fieldsOf,
   isHandlerType,
-} from "../sdk/catalog";
-import type { UpdateStrategy } from "../sdk/settings";
+} from "../sdk/client/catalog";
+import type { UpdateStrategy } from "../sdk/client/settings";
 import { PROVIDER_KEY, providerSource } from "./provider";
 import { RESOURCE_TYPE } from "./resource-type";
 import { SECRET_INPUTS, SECRET_OUTPUTS } from "./secret-properties";

@@ -10,8 +10,8 @@ import {
   HANDLER_TYPE_NAMES,
   NAME_MAX_LENGTH,
   RULE_DESCRIPTIONS,
-} from "../sdk/catalog";
-import { type Setting, SETTINGS, type UpdateStrategy, UPDATE_STRATEGIES } from "../sdk/settings";
+} from "../sdk/client/catalog";
+import { type Setting, SETTINGS, type UpdateStrategy, UPDATE_STRATEGIES } from "../sdk/client/settings";
 
 /** The package's name: the first part of every token, and the prefix of its config keys. */
 export const PACKAGE_NAME = "notification-handlers";

@@ -18,8 +18,8 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 
-import { fieldByName } from "../sdk/catalog";
-import { NotificationHandlersClient } from "../sdk/client";
+import { fieldByName } from "../sdk/client/catalog";
+import { NotificationHandlersClient } from "../sdk/client/client";
 import { type Engine, enginePath, ensureEngine } from "./engine";
 import {
   type CommandResult,

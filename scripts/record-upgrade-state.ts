@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parse, stringify } from "yaml";
 
-import { NotificationHandlersClient } from "../sdk/client";
+import { NotificationHandlersClient } from "../sdk/client/client";
 import { enginePath, ensureEngine } from "./engine";
 import {
   copyExample,

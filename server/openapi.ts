@@ -12,10 +12,10 @@ import {
   NAME_MAX_LENGTH,
   RULE_DESCRIPTIONS,
   fieldsOf,
-} from "../sdk/catalog";
+} from "../sdk/client/catalog";
 import { BODY_LIMIT, FORM_CONTENT_TYPES, TITLES } from "./errors";
 import { DEFAULT_REQUEST_TIMEOUT, MAX_HEADER_SIZE, PROTOCOL_TITLES } from "./protocol";
-import { DEFAULT_RESULTS_PER_PAGE, LIST_ORDER_BY, RESULTS_PER_PAGE } from "../sdk/list-rules";
+import { DEFAULT_RESULTS_PER_PAGE, LIST_ORDER_BY, RESULTS_PER_PAGE } from "../sdk/client/list-rules";
 
 /** Where the description is served. */
 export const OPENAPI_PATH = "/api/openapi.json";

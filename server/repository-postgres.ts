@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import type { Clock } from "./clock";
 import type { KeyCharge, RateLimitState, RequestLimiter } from "./limiter";
-import { RATE_LIMIT_WINDOW_MS } from "../sdk/rate-limit";
+import { RATE_LIMIT_WINDOW_MS } from "../sdk/client/rate-limit";
 import { chargeKey, windowState } from "./rate-limit";
 import {
   type Row,
@@ -37,7 +37,7 @@ import type {
   Principal,
   Repository,
 } from "./repository";
-import type { ListOrderBy } from "../sdk/list-rules";
+import type { ListOrderBy } from "../sdk/client/list-rules";
 
 /**
  * The PostgreSQL schema, one entry per version, applied in order on open and recorded in

@@ -13,7 +13,7 @@ import {
   isHandlerType,
   nameViolation,
   typeOfField,
-} from "../../sdk/catalog";
+} from "../../sdk/client/catalog";
 import { isDatetime } from "../clock";
 import { type Problem, TITLES } from "../errors";
 import type { HandlerData, HandlerListFilter } from "../repository";
@@ -22,7 +22,7 @@ import {
   LIST_ORDER_BY,
   LIST_ORDER_TYPES,
   RESULTS_PER_PAGE,
-} from "../../sdk/list-rules";
+} from "../../sdk/client/list-rules";
 
 /** One part of a submitted form. `file` marks a file upload, which no field accepts. */
 export interface FormEntry {

@@ -4,8 +4,8 @@
  */
 import { afterAll, describe, expect, inject, it } from "vitest";
 
-import { HANDLER_TYPE_NAMES } from "../../sdk/catalog";
-import { NotificationHandlersClient } from "../../sdk/client";
+import { HANDLER_TYPE_NAMES } from "../../sdk/client/catalog";
+import { NotificationHandlersClient } from "../../sdk/client/client";
 import { listAll, runItSteps, UserSession } from "./user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it

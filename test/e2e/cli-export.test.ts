@@ -13,8 +13,8 @@ import { mkdir, readFile, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client";
-import type { NotificationHandlerCreateParams } from "../../sdk/resources/handler-params";
+import { NotificationHandlersClient } from "../../sdk/client/client";
+import type { NotificationHandlerCreateParams } from "../../sdk/client/resources/handler-params";
 import {
   copyExample,
   mustRun,

@@ -10,7 +10,7 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client";
+import { NotificationHandlersClient } from "../../sdk/client/client";
 import { REPOSITORY_ROOT, userEnvironment } from "../../scripts/user-project";
 import { listAll, runItSteps, UserSession } from "./user-path";
 import { type JobRun, readWorkflow, runJob } from "./workflow-runner";

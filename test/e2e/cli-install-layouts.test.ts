@@ -12,7 +12,7 @@ import { join } from "node:path";
 
 import { describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client";
+import { NotificationHandlersClient } from "../../sdk/client/client";
 import { REPOSITORY_ROOT } from "../../scripts/user-project";
 import { listAll, UserSession } from "./user-path";
 

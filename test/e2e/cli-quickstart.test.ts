@@ -5,10 +5,10 @@
  */
 import { afterAll, describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client";
-import { NotFoundError } from "../../sdk/errors";
+import { NotificationHandlersClient } from "../../sdk/client/client";
+import { NotFoundError } from "../../sdk/client/errors";
 import { REGISTRY_SNAPSHOT } from "../../scripts/user-project";
-import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
+import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
 import { installedVersion, listAll, runItSteps, UserSession, type ReadmeStep } from "./user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it

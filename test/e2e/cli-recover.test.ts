@@ -10,7 +10,7 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client";
+import { NotificationHandlersClient } from "../../sdk/client/client";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { listAll, runItSteps, UserSession } from "./user-path";
 

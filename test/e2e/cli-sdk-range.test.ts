@@ -9,7 +9,7 @@ import { join } from "node:path";
 
 import { afterEach, describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client";
+import { NotificationHandlersClient } from "../../sdk/client/client";
 import { REPOSITORY_ROOT } from "../../scripts/user-project";
 import { installedVersion, listAll, runItSteps, UserSession } from "./user-path";
 

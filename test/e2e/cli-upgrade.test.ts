@@ -10,7 +10,7 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client";
+import { NotificationHandlersClient } from "../../sdk/client/client";
 import { REPOSITORY_ROOT } from "../../scripts/user-project";
 import { UPGRADE_FIXTURE } from "../../scripts/record-upgrade-state";
 import { listAll, UserSession } from "./user-path";

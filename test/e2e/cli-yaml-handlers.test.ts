@@ -9,8 +9,8 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client";
-import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
+import { NotificationHandlersClient } from "../../sdk/client/client";
+import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
 import { listAll, runItSteps, UserSession, type ReadmeStep } from "./user-path";
 
 const WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it

@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client";
+import { NotificationHandlersClient } from "../../sdk/client/client";
 import { listAll, runItSteps, UserSession, type ReadmeStep } from "./user-path";
 
 // As the README sets them.

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { ALL_FIELDS } from "../../sdk/catalog";
+import { ALL_FIELDS } from "../../sdk/client/catalog";
 import { createStack, pkg, providerConfig, startServer, type TestServer, type TestStack } from "./harness";
 
 const SECRET_PROPERTIES = new Set(ALL_FIELDS.filter((f) => f.secret).map((f) => f.property));

@@ -36,7 +36,7 @@ describe("the packed packages", () => {
     expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(["fastify", "pg", "zod"]);
     expect(manifest.bin).toEqual({ "notification-handlers-server": "dist/server/main.js" });
     expect(manifest.engines).toEqual({ node: ">=22.13.0" });
-    for (const file of ["dist/server/main.js", "dist/sdk/catalog.js", "dist/cli/io.js"]) {
+    for (const file of ["dist/server/main.js", "dist/sdk/client/catalog.js", "dist/cli/io.js"]) {
       expect(files).toContain(`package/${file}`);
     }
     expect(files.filter((f) => f.startsWith("package/dist/provider/"))).toEqual([]);

@@ -23,8 +23,8 @@ import { createInterface } from "node:readline";
 
 import { inject } from "vitest";
 
-import type { NotificationHandlersClient } from "../../sdk/client";
-import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
+import type { NotificationHandlersClient } from "../../sdk/client/client";
+import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
 import {
   copyExample,
   mustRun,

@@ -82,7 +82,11 @@ describe("notification-handlers export", () => {
     const manifest = JSON.parse(await readFile(join(out, "package.json"), "utf8")) as {
       dependencies: Record<string, string>;
     };
-    expect(manifest.dependencies["pulumi-notification-handlers"]).toBe("^0.1.0");
+    // The range of the package that made the export.
+    const { version } = JSON.parse(await readFile(join(__dirname, "..", "..", "package.json"), "utf8")) as {
+      version: string;
+    };
+    expect(manifest.dependencies["pulumi-notification-handlers"]).toBe(`^${version}`);
     for (const file of await readdir(out)) {
       const text = await readFile(join(out, file), "utf8");
       expect(text.includes(SLACK) || text.includes(key), `a secret in ${file}`).toBe(false);

@@ -12,7 +12,7 @@ import {
   RateLimitError,
   ServiceNotFoundError,
   ValidationError,
-} from "../../sdk";
+} from "../../sdk/client";
 import type { BuildAppOptions, EmulatedVersion } from "../../server";
 import { virtualClock } from "./sdk-helpers";
 import { type TestServer, startServer } from "./server-helpers";

@@ -26,7 +26,7 @@ import {
   type NotificationHandlerCreateParams,
   type NotificationHandlerListParams,
   type NotificationHandlerUpdateParams,
-} from "../../sdk";
+} from "../../sdk/client";
 import { virtualClock, type VirtualClock } from "./sdk-helpers";
 import { openTestRepository } from "./server-helpers";
 

@@ -29,8 +29,8 @@ import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { pulumiSchema } from "../../provider/schema";
-import { NotificationHandlersClient } from "../../sdk/client";
-import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
+import { NotificationHandlersClient } from "../../sdk/client/client";
+import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
 import { PluginProcess, SECRET, TYPE, UNKNOWN, struct, urnOf } from "./plugin-process";
 import { type TestServer, startServer } from "./server-helpers";
 

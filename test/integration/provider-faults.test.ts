@@ -9,8 +9,8 @@ import { CONFIG_KEYS, readSettings } from "../../provider/config";
 import { ProviderContext } from "../../provider/context";
 import type { HandlerInputs } from "../../provider/inputs";
 import * as operations from "../../provider/operations";
-import { NotificationHandlersClient } from "../../sdk/client";
-import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
+import { NotificationHandlersClient } from "../../sdk/client/client";
+import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { type TestServer, startServer } from "./server-helpers";
 

@@ -1,7 +1,7 @@
 /** Each deviation of deployed instances (docs/api.md#deployed) read correctly, from scripted servers. */
 
 import { afterEach, describe, expect, it } from "vitest";
-import { NotificationHandlersClient, UnexpectedResponseError } from "../../sdk";
+import { NotificationHandlersClient, UnexpectedResponseError } from "../../sdk/client";
 import {
   handler,
   json,

@@ -16,7 +16,7 @@ import {
   UnexpectedResponseError,
   UnsupportedMediaTypeError,
   ValidationError,
-} from "../../sdk";
+} from "../../sdk/client";
 import { apiError, json, startScriptedServer, virtualClock, type ScriptedServer } from "./sdk-helpers";
 
 /** What the scripted server answers, keyed by the id in the path. */

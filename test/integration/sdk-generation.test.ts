@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { generateSdks } from "../../scripts/build-sdks";
-import { ALL_FIELDS } from "../../sdk/catalog";
+import { ALL_FIELDS } from "../../sdk/client/catalog";
 
 const work = mkdtempSync(join(tmpdir(), "sdk-generation-"));
 const out = join(work, "sdk");

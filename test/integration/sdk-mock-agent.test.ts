@@ -2,7 +2,7 @@
 
 import { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { NotificationHandlersClient, NotFoundError } from "../../sdk";
+import { NotificationHandlersClient, NotFoundError } from "../../sdk/client";
 import { handler } from "./sdk-helpers";
 
 const ORIGIN = "https://handlers.example.test";

@@ -1,7 +1,7 @@
 /** Pagination across pages of a scripted server that pages like the reference server. */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NotificationHandlersClient } from "../../sdk";
+import { NotificationHandlersClient } from "../../sdk/client";
 import { handler, json, startScriptedServer, virtualClock, type ScriptedServer } from "./sdk-helpers";
 
 const TOTAL = 53;

@@ -4,7 +4,7 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import { NotificationHandlersClient, RateLimitError } from "../../sdk";
+import { NotificationHandlersClient, RateLimitError } from "../../sdk/client";
 import {
   apiError,
   handler,

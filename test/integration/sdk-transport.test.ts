@@ -12,7 +12,7 @@ import {
   NotificationHandlersClient,
   ValidationError,
   type ClientOptions,
-} from "../../sdk";
+} from "../../sdk/client";
 import {
   apiError,
   formFields,

@@ -6,7 +6,7 @@ import {
   type HandlerType,
   RULE_DESCRIPTIONS,
   fieldsOf,
-} from "../../sdk/catalog";
+} from "../../sdk/client/catalog";
 import { type Answer, type TestServer, errorsOf, parametersOf, startServer } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";

@@ -11,7 +11,7 @@ import {
   type HandlerType,
   fieldsOf,
   typeOfField,
-} from "../../sdk/catalog";
+} from "../../sdk/client/catalog";
 import { openApiDocument } from "../../server";
 import { TITLES } from "../../server/errors";
 import { seededRandom } from "../support/seeded-random";

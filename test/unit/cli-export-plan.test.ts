@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { planExport, programValue, slugOf } from "../../cli/export-plan";
 import { renderProject } from "../../cli/project-files";
 import { chooseUpdateStrategy } from "../../cli/update-strategy";
-import { fieldByProperty } from "../../sdk/catalog";
-import { cleanLikeDeployed, equalAfterCleaning } from "../../sdk/cleaning";
-import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
+import { fieldByProperty } from "../../sdk/client/catalog";
+import { cleanLikeDeployed, equalAfterCleaning } from "../../sdk/client/cleaning";
+import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
 import { readSetFiles } from "../../provider/handler-set-format";
 import { checkInputs, desiredFrom, differences, toLive } from "../../provider/inputs";
 

@@ -6,7 +6,7 @@ import { type Decision, planRecovery } from "../../cli/recover-plan";
 import { type ExportedState, type StateResource, plainValue, secretValue } from "../../cli/state-json";
 import { CONTRACT_1_SOURCE } from "../../provider/provider";
 import { RESOURCE_TYPE } from "../../provider/resource-type";
-import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
+import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
 
 const URN = `urn:pulumi:dev::p::${RESOURCE_TYPE}::`;
 const SINCE = new Date("2026-05-01T12:00:00Z");

@@ -10,8 +10,8 @@ import { exportCommand } from "../../cli/export";
 import { type CliIo, UsageError } from "../../cli/io";
 import { configCommands, renderProject } from "../../cli/project-files";
 import { chooseUpdateStrategy, parseUpdateStrategy, strategyLine } from "../../cli/update-strategy";
-import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
-import type { ListDialect } from "../../sdk/whole-account";
+import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
+import type { ListDialect } from "../../sdk/client/whole-account";
 
 const SET_REPLACE = "pulumi config set notification-handlers:updateStrategy replace";
 

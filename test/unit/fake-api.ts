@@ -7,13 +7,13 @@
 import type { HandlersApi } from "../../provider/handlers-api";
 import { ProviderContext } from "../../provider/context";
 import { readSettings } from "../../provider/config";
-import { CreateOutcomeUnknownError, InternalServerError, NotFoundError } from "../../sdk/errors";
-import { Page, PagePromise } from "../../sdk/pagination";
+import { CreateOutcomeUnknownError, InternalServerError, NotFoundError } from "../../sdk/client/errors";
+import { Page, PagePromise } from "../../sdk/client/pagination";
 import type {
   NotificationHandlerCreateResponse,
   NotificationHandlerUpdateResponse,
-} from "../../sdk/resources/handler-params";
-import type { NotificationHandler } from "../../sdk/resources/handler-parsing";
+} from "../../sdk/client/resources/handler-params";
+import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
 
 /** How a create fails: 500 before storing anything, 500 after storing, or a reset after storing. */
 export type CreateFault = "500-before" | "500-after" | "reset-after";

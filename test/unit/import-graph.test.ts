@@ -114,9 +114,9 @@ describe("the import graph", () => {
   const found = circles(graph);
 
   it("reads every kind of import, type-only ones included", () => {
-    expect(graph.get("sdk/index.ts")).toContain("sdk/client.ts"); // export ... from
-    expect(graph.get("sdk/client.ts")).toContain("sdk/transport.ts"); // import
-    expect(graph.get("sdk/transport.ts")).toContain("sdk/api-request.ts"); // import type
+    expect(graph.get("sdk/client/index.ts")).toContain("sdk/client/client.ts"); // export ... from
+    expect(graph.get("sdk/client/client.ts")).toContain("sdk/client/transport.ts"); // import
+    expect(graph.get("sdk/client/transport.ts")).toContain("sdk/client/api-request.ts"); // import type
     expect(graph.get("server/open-repository.ts")).toContain("server/repository-postgres.ts"); // import()
     expect(graph.get("index.ts")).toContain("provider/index.ts");
   });

@@ -5,7 +5,13 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { ALL_FIELDS, HANDLER_TYPE_NAMES, fieldViolation, fieldsOf, typeOfField } from "../../sdk/catalog";
+import {
+  ALL_FIELDS,
+  HANDLER_TYPE_NAMES,
+  fieldViolation,
+  fieldsOf,
+  typeOfField,
+} from "../../sdk/client/catalog";
 import { isDatetime } from "../../server/clock";
 import { openApiDocument } from "../../server/openapi";
 import { OPENAPI_FILE, openApiJson } from "../../scripts/openapi";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { CONFIG_KEYS, readSettings, settingsFailures } from "../../provider/config";
-import { SETTINGS } from "../../sdk/settings";
+import { SETTINGS } from "../../sdk/client/settings";
 
 const config =
   (values: Record<string, string>) =>

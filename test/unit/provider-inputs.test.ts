@@ -11,8 +11,8 @@ import {
   refreshedOutputs,
   type LiveHandler,
 } from "../../provider/inputs";
-import { HANDLER_TYPE_NAMES, fieldsOf } from "../../sdk/catalog";
-import { cleanLikeDeployed } from "../../sdk/cleaning";
+import { HANDLER_TYPE_NAMES, fieldsOf } from "../../sdk/client/catalog";
+import { cleanLikeDeployed } from "../../sdk/client/cleaning";
 
 const live = (over: Partial<LiveHandler> = {}): LiveHandler => ({
   handlerId: 7,

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { CONFIG_KEYS } from "../../provider/config";
 import { lookupClient } from "../../provider/lookup-client";
-import type { NotificationHandlersClient } from "../../sdk/client";
-import { SETTINGS } from "../../sdk/settings";
+import type { NotificationHandlersClient } from "../../sdk/client/client";
+import { SETTINGS } from "../../sdk/client/settings";
 
 const KEY = "lookup-key-0123456789";
 const clients: NotificationHandlersClient[] = [];

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { providerSource } from "../../provider/provider";
 import { NotificationHandler } from "../../provider/resource";
 import { RESOURCE_TYPE } from "../../provider/resource-type";
-import { ALL_FIELDS } from "../../sdk/catalog";
+import { ALL_FIELDS } from "../../sdk/client/catalog";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const registered: { name: string; type: string; inputs: Record<string, unknown> }[] = [];

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 
 import { CONFIG_KEYS } from "../../provider/config";
 import { checkInputs, outputsFrom, toLive } from "../../provider/inputs";
-import { UPDATE_STRATEGIES } from "../../sdk/settings";
+import { UPDATE_STRATEGIES } from "../../sdk/client/settings";
 import {
   GET_HANDLERS_TOKEN,
   GET_HANDLER_TOKEN,
@@ -26,8 +26,8 @@ import {
   pulumiSchemaJson,
 } from "../../provider/schema";
 import { SCHEMA_FILE } from "../../scripts/pulumi-schema";
-import { ALL_FIELDS, HANDLER_TYPES, HANDLER_TYPE_NAMES } from "../../sdk/catalog";
-import { NotificationHandler as ApiHandler } from "../../sdk/resources/handler-parsing";
+import { ALL_FIELDS, HANDLER_TYPES, HANDLER_TYPE_NAMES } from "../../sdk/client/catalog";
+import { NotificationHandler as ApiHandler } from "../../sdk/client/resources/handler-parsing";
 
 const ROOT = join(__dirname, "..", "..");
 const schema = pulumiSchema();

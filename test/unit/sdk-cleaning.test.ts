@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cleanLikeDeployed, equalAfterCleaning, maxLengthOf } from "../../sdk/cleaning";
+import { cleanLikeDeployed, equalAfterCleaning, maxLengthOf } from "../../sdk/client/cleaning";
 
 describe("cleanLikeDeployed", () => {
   it("strips tags", () => {

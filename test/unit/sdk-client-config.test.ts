@@ -1,8 +1,8 @@
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { ClientClosedError, MissingConfigurationError, NotificationHandlersClient } from "../../sdk";
-import { type ClientOptions, checkOptions } from "../../sdk/client-options";
-import { SETTINGS } from "../../sdk/settings";
+import { ClientClosedError, MissingConfigurationError, NotificationHandlersClient } from "../../sdk/client";
+import { type ClientOptions, checkOptions } from "../../sdk/client/client-options";
+import { SETTINGS } from "../../sdk/client/settings";
 
 const KEY = "nh_live_9f8e7d6c5b4a39281706";
 const clients: NotificationHandlersClient[] = [];

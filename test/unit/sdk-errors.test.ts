@@ -17,10 +17,10 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
   parseErrorEntries,
-} from "../../sdk/errors";
-import { makeAPIError } from "../../sdk/error-mapping";
-import { retryAfterSeconds } from "../../sdk/response-headers";
-import { withoutCredentials } from "../../sdk/redaction";
+} from "../../sdk/client/errors";
+import { makeAPIError } from "../../sdk/client/error-mapping";
+import { retryAfterSeconds } from "../../sdk/client/response-headers";
+import { withoutCredentials } from "../../sdk/client/redaction";
 
 const json = { "content-type": "application/json" };
 const body = (title: string, status: number | string, extra: Record<string, unknown> = {}) => ({

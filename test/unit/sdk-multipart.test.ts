@@ -1,7 +1,7 @@
 import { FormData as UndiciFormData, Response as UndiciResponse } from "undici";
 import { describe, expect, it } from "vitest";
 
-import { encodeForm } from "../../sdk/multipart";
+import { encodeForm } from "../../sdk/client/multipart";
 
 const FIELDS: [string, string][] = [
   ["name", 'Ops <b>on-call</b> "primary" & Team\'s'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Page, PagePromise, type PageMeta } from "../../sdk/pagination";
+import { Page, PagePromise, type PageMeta } from "../../sdk/client/pagination";
 
 interface Item {
   id: number;

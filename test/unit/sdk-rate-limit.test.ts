@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RateLimitPacer } from "../../sdk/rate-limit";
+import { RateLimitPacer } from "../../sdk/client/rate-limit";
 
 function setup(start = 1_000_000) {
   let now = start;

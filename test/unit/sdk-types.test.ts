@@ -1,12 +1,12 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { formatDatetime } from "../../sdk/resources/handler-encoding";
+import { formatDatetime } from "../../sdk/client/resources/handler-encoding";
 import type {
   NotificationHandlerCreateParams,
   NotificationHandlerListParams,
   NotificationHandlerUpdateParams,
-} from "../../sdk/resources/handler-params";
-import { NotificationHandler, typeSettings } from "../../sdk/resources/handler-parsing";
-import { parseJSONKeepingBigIntegers } from "../../sdk/json";
+} from "../../sdk/client/resources/handler-params";
+import { NotificationHandler, typeSettings } from "../../sdk/client/resources/handler-parsing";
+import { parseJSONKeepingBigIntegers } from "../../sdk/client/json";
 
 const base = { id: 7, type: "email", name: "Ops", last_datetime: null, datetime: "2025-01-02 03:04:05" };
 
