@@ -2,7 +2,7 @@
  * The state `recover` writes back: each pending create that made a handler becomes the resource a
  * finished create would have recorded, and the pending operations it resolved are gone. No I/O.
  */
-import { PROVIDER_KEY } from "../provider/provider";
+import { PROVIDER_KEY } from "../provider/provider-source";
 import { outputsFrom, toLive } from "../provider/inputs";
 import { SECRET_OUTPUTS } from "../provider/secret-properties";
 import type { Decision } from "./recover-plan";

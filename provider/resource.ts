@@ -12,7 +12,7 @@ import {
   isHandlerType,
 } from "../sdk/client/catalog";
 import type { UpdateStrategy } from "../sdk/client/settings";
-import { PROVIDER_KEY, providerSource } from "./provider";
+import { PROVIDER_KEY, providerSource } from "./provider-source";
 import { RESOURCE_TYPE } from "./resource-type";
 import { SECRET_INPUTS, SECRET_OUTPUTS } from "./secret-properties";
 import { sourceRecord } from "./source-record";

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
-import { PACKAGE, type SourceRecord } from "./provider";
+import { PACKAGE, type SourceRecord } from "./provider-source";
 
 /** What the recorded source requires, by name. */
 export const RUNTIME_REQUEST = `${PACKAGE}/provider/runtime`;

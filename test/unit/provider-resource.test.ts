@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { providerSource } from "../../provider/provider";
+import { providerSource } from "../../provider/provider-source";
 import { NotificationHandler } from "../../provider/resource";
 import { RESOURCE_TYPE } from "../../provider/resource-type";
 import { ALL_FIELDS } from "../../sdk/client/catalog";

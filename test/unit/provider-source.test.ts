@@ -10,7 +10,7 @@ import { runInNewContext } from "node:vm";
 
 import { describe, expect, it } from "vitest";
 
-import { CONTRACT_1_SOURCE, PACKAGE, providerSource } from "../../provider/provider";
+import { CONTRACT_1_SOURCE, PACKAGE, providerSource } from "../../provider/provider-source";
 import * as runtime from "../../provider/runtime";
 import { fallbackFolder, RUNTIME_REQUEST, type ResolveFrom } from "../../provider/source-record";
 import { STATE_CONTRACT } from "../../provider/state-contract";
