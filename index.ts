@@ -1,9 +1,7 @@
 /**
  * pulumi-notification-handlers: the Pulumi resource `NotificationHandler`, handler sets as data
- * (`HandlerSet`), the API client and the handler-type catalog. The client's response schema of the same name is in
- * `pulumi-notification-handlers/sdk`.
+ * (`HandlerSet`), the API client (`NotificationHandlersClient`, its handler is `NotificationHandlerRecord`)
+ * and the handler-type catalog. The client alone is also `pulumi-notification-handlers/sdk`.
  */
 export * from "./sdk/client";
 export * from "./provider";
-// Both export a `NotificationHandler`; at the root it is the Pulumi resource.
-export { NotificationHandler } from "./provider";

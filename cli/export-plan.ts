@@ -13,7 +13,7 @@ import {
   nameViolation,
 } from "../sdk/client/catalog";
 import { equalAfterCleaning } from "../sdk/client/cleaning";
-import type { NotificationHandler as ApiHandler } from "../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/resources/handler-parsing";
 
 /** A type-specific value of an exported handler. */
 type ExportedField =

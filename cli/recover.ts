@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { clientOptions, readSettings, requireConnection } from "../provider/config";
 import { connectionId, explicitConnection } from "../provider/connection";
 import { NotificationHandlersClient } from "../sdk/client/client";
-import type { NotificationHandler as ApiHandler } from "../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/resources/handler-parsing";
 import { readWholeAccount } from "../sdk/client/whole-account";
 import { type CliIo, CommandError, UsageError } from "./io";
 import { applyRecovery } from "./recover-edit";

@@ -13,7 +13,7 @@ import {
   typeOfField,
 } from "../sdk/client/catalog";
 import { equalAfterCleaning } from "../sdk/client/cleaning";
-import type { NotificationHandler as ApiHandler } from "../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/resources/handler-parsing";
 import { SETTINGS, UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/client/settings";
 import { type Difference, SHOWN_SECRET } from "./drift-note";
 

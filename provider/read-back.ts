@@ -18,7 +18,7 @@
  * a second. A create-up of N handlers costs N writes and about N / parallelism lists.
  */
 import type { Page } from "../sdk/client/pagination";
-import type { NotificationHandler as ApiHandler } from "../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/resources/handler-parsing";
 import type { Account } from "./account";
 import { MAX_RESULTS_PER_PAGE } from "../sdk/client/list-rules";
 import type { HandlersApi } from "./handlers-api";

@@ -20,7 +20,7 @@ export { NotificationHandlersClient } from "./client";
 export { Page, PagePromise, type PageLinks, type PageMeta } from "./pagination";
 export { type ListDialect, type WholeAccount, readWholeAccount } from "./whole-account";
 export type { PacerState } from "./rate-limit";
-export { NotificationHandler, typeSettings } from "./resources/handler-parsing";
+export { NotificationHandlerRecord, typeSettings } from "./resources/handler-parsing";
 export { formatDatetime } from "./resources/handler-encoding";
 export type {
   DatetimeParam,

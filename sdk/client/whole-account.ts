@@ -4,7 +4,7 @@
  */
 import type { PageMeta } from "./pagination";
 import { MAX_RESULTS_PER_PAGE } from "./list-rules";
-import type { NotificationHandler } from "./resources/handler-parsing";
+import type { NotificationHandlerRecord } from "./resources/handler-parsing";
 import type { NotificationHandlers } from "./resources/notification-handlers";
 
 /** Which list shape an account's pages answered in (docs/api.md#deployed-list-meta). */
@@ -12,14 +12,14 @@ export type ListDialect = PageMeta["dialect"];
 
 /** Every handler of an account, and the list shape its pages answered in. */
 export interface WholeAccount {
-  handlers: NotificationHandler[];
+  handlers: NotificationHandlerRecord[];
   /** `"deployed"` when any page answered in the deployed shape. */
   dialect: ListDialect;
 }
 
 /** Reads every handler of the account, each once, in id order. */
 export async function readWholeAccount(api: Pick<NotificationHandlers, "list">): Promise<WholeAccount> {
-  const handlers = new Map<number, NotificationHandler>();
+  const handlers = new Map<number, NotificationHandlerRecord>();
   let dialect: ListDialect;
   const first = await api.list({
     results_per_page: MAX_RESULTS_PER_PAGE,

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import { NotFoundError } from "../../sdk/client/errors";
 import { REGISTRY_SNAPSHOT } from "../../scripts/user-project";
-import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { installedVersion, listAll, runItSteps, UserSession, type ReadmeStep } from "./user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
@@ -48,7 +48,7 @@ describe("examples/quickstart, run as its README says with the Pulumi CLI", () =
     const outputs = await session.mustSh("pulumi stack output --json");
     ids = JSON.parse(outputs.stdout) as typeof ids;
     const handlers = await listAll(client);
-    const byId = (id: number): NotificationHandler | undefined => handlers.find((h) => h.id === id);
+    const byId = (id: number): NotificationHandlerRecord | undefined => handlers.find((h) => h.id === id);
     expect(handlers).toHaveLength(4);
     expect(byId(ids.oncallId)).toMatchObject({
       type: "email",

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
-import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { listAll, runItSteps, UserSession, type ReadmeStep } from "./user-path";
 
 const WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
@@ -22,7 +22,7 @@ describe("examples/yaml-handlers, run as its README says with the Pulumi CLI", (
   let steps: ReadmeStep[] = [];
   let key = "";
 
-  const byName = async (): Promise<Map<string, NotificationHandler>> =>
+  const byName = async (): Promise<Map<string, NotificationHandlerRecord>> =>
     new Map((await listAll(client!)).map((h) => [h.name, h]));
 
   afterAll(async () => {

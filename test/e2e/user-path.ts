@@ -24,7 +24,7 @@ import { createInterface } from "node:readline";
 import { inject } from "vitest";
 
 import type { NotificationHandlersClient } from "../../sdk/client/client";
-import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import {
   copyExample,
   mustRun,
@@ -42,8 +42,8 @@ const readmeUrl = (port: string): string => `http://127.0.0.1:${port}`;
 const REPOSITORY_PATH = "../../";
 
 /** Every handler of the client's account, oldest first. */
-export async function listAll(client: NotificationHandlersClient): Promise<NotificationHandler[]> {
-  const all: NotificationHandler[] = [];
+export async function listAll(client: NotificationHandlersClient): Promise<NotificationHandlerRecord[]> {
+  const all: NotificationHandlerRecord[] = [];
   for await (const h of client.notificationHandlers.list()) all.push(h);
   return all.sort((a, b) => a.id - b.id);
 }

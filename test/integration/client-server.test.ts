@@ -22,7 +22,7 @@ import {
   ValidationError,
   type FieldRule,
   type HandlerType,
-  type NotificationHandler,
+  type NotificationHandlerRecord,
   type NotificationHandlerCreateParams,
   type NotificationHandlerListParams,
   type NotificationHandlerUpdateParams,
@@ -97,7 +97,7 @@ afterAll(async () => {
 
 /** Every handler of a list, all pages. */
 async function all(client: NotificationHandlersClient, params: NotificationHandlerListParams = {}) {
-  const items: NotificationHandler[] = [];
+  const items: NotificationHandlerRecord[] = [];
   for await (const h of client.notificationHandlers.list(params)) items.push(h);
   return items;
 }

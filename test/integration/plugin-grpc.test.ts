@@ -30,7 +30,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { pulumiSchema } from "../../provider/schema";
 import { NotificationHandlersClient } from "../../sdk/client/client";
-import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { PluginProcess, SECRET, TYPE, UNKNOWN, struct, urnOf } from "./plugin-process";
 import { type TestServer, startServer } from "./server-helpers";
 
@@ -73,8 +73,8 @@ async function configure(): Promise<ConfigureResponse> {
 }
 
 /** Every handler the server holds. */
-async function stored(): Promise<NotificationHandler[]> {
-  const all: NotificationHandler[] = [];
+async function stored(): Promise<NotificationHandlerRecord[]> {
+  const all: NotificationHandlerRecord[] = [];
   for await (const handler of direct!.notificationHandlers.list({ results_per_page: 1000 }))
     all.push(handler);
   return all;

@@ -10,7 +10,7 @@ import { ProviderContext } from "../../provider/context";
 import type { HandlerInputs } from "../../provider/inputs";
 import * as operations from "../../provider/operations";
 import { NotificationHandlersClient } from "../../sdk/client/client";
-import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { type TestServer, startServer } from "./server-helpers";
 
@@ -55,7 +55,7 @@ it(
     await Promise.all(range(15, 20).map((i) => operations.remove(ctx, made[i]?.id ?? "")));
 
     direct = new NotificationHandlersClient({ baseURL: server.url, apiKey: key });
-    const stored: NotificationHandler[] = [];
+    const stored: NotificationHandlerRecord[] = [];
     for await (const h of direct.notificationHandlers.list({ results_per_page: 1000 })) stored.push(h);
     const byId = (a: number, b: number): number => a - b;
     expect(stored.map((h) => h.id).sort(byId)).toEqual(

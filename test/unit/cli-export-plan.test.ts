@@ -6,7 +6,7 @@ import { renderProject } from "../../cli/project-files";
 import { chooseUpdateStrategy } from "../../cli/update-strategy";
 import { fieldByProperty } from "../../sdk/client/catalog";
 import { cleanLikeDeployed, equalAfterCleaning } from "../../sdk/client/cleaning";
-import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { readSetFiles } from "../../provider/handler-set-format";
 import { checkInputs, desiredFrom, differences, toLive } from "../../provider/inputs";
 
@@ -16,7 +16,7 @@ const handler = (
   name: string,
   settings: Record<string, string> = {},
   isEnabled = true,
-): NotificationHandler => ({
+): NotificationHandlerRecord => ({
   id,
   type,
   name,

@@ -6,7 +6,7 @@ import { type Decision, planRecovery } from "../../cli/recover-plan";
 import { type ExportedState, type StateResource, plainValue, secretValue } from "../../cli/state-json";
 import { CONTRACT_1_SOURCE } from "../../provider/provider-source";
 import { RESOURCE_TYPE } from "../../provider/resource-type";
-import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 
 const URN = `urn:pulumi:dev::p::${RESOURCE_TYPE}::`;
 const SINCE = new Date("2026-05-01T12:00:00Z");
@@ -30,7 +30,10 @@ const email = (n: string): Record<string, unknown> => ({
   email: `${n}@x.io`,
 });
 
-function handler(id: number, values: Partial<NotificationHandler> & { settings?: Record<string, string> }) {
+function handler(
+  id: number,
+  values: Partial<NotificationHandlerRecord> & { settings?: Record<string, string> },
+) {
   return {
     id,
     type: "email",
@@ -43,7 +46,7 @@ function handler(id: number, values: Partial<NotificationHandler> & { settings?:
     ...values,
   };
 }
-const mail = (id: number, n: string, datetime = AFTER): NotificationHandler =>
+const mail = (id: number, n: string, datetime = AFTER): NotificationHandlerRecord =>
   handler(id, { name: `Mail ${n}`, settings: { email: `${n}@x.io` }, datetime });
 
 function state(
@@ -53,7 +56,11 @@ function state(
   return { version: 3, deployment: { resources, pending_operations: pending } };
 }
 
-function plan(s: ExportedState, handlers: NotificationHandler[], accountOf = (_r: StateResource) => "a") {
+function plan(
+  s: ExportedState,
+  handlers: NotificationHandlerRecord[],
+  accountOf = (_r: StateResource) => "a",
+) {
   return planRecovery({
     deployment: s.deployment,
     accountOf,

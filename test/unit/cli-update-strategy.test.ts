@@ -10,7 +10,7 @@ import { exportCommand } from "../../cli/export";
 import { type CliIo, UsageError } from "../../cli/io";
 import { configCommands, renderProject } from "../../cli/project-files";
 import { chooseUpdateStrategy, parseUpdateStrategy, strategyLine } from "../../cli/update-strategy";
-import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import type { ListDialect } from "../../sdk/client/whole-account";
 
 const SET_REPLACE = "pulumi config set notification-handlers:updateStrategy replace";
@@ -18,7 +18,7 @@ const SET_REPLACE = "pulumi config set notification-handlers:updateStrategy repl
 /** The README's "Run it" section: the commands that make and configure the stack. */
 const runIt = (readme: string): string => readme.slice(readme.indexOf("## Run it"));
 
-const slack: NotificationHandler = {
+const slack: NotificationHandlerRecord = {
   id: 4,
   type: "slack",
   name: "Team Slack",

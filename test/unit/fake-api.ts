@@ -13,7 +13,7 @@ import type {
   NotificationHandlerCreateResponse,
   NotificationHandlerUpdateResponse,
 } from "../../sdk/client/resources/handler-params";
-import type { NotificationHandler } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 
 /** How a create fails: 500 before storing anything, 500 after storing, or a reset after storing. */
 export type CreateFault = "500-before" | "500-after" | "reset-after";
@@ -31,7 +31,7 @@ const request = (method: string, path: string): { method: string; path: string }
 
 /** The in-memory API (see the module comment). */
 export class FakeApi implements HandlersApi {
-  readonly store = new Map<number, NotificationHandler>();
+  readonly store = new Map<number, NotificationHandlerRecord>();
   readonly calls: Calls = { list: 0, retrieve: 0, create: 0, update: 0, delete: 0 };
   /** Faults of the next creates, in order; `undefined` entries succeed. */
   createFaults: (CreateFault | undefined)[] = [];
@@ -44,8 +44,10 @@ export class FakeApi implements HandlersApi {
   private nextId = 1;
 
   /** Stores a handler as the web UI would (no call is counted); returns it. */
-  seed(data: Partial<NotificationHandler> & Pick<NotificationHandler, "type" | "name">): NotificationHandler {
-    const handler: NotificationHandler = {
+  seed(
+    data: Partial<NotificationHandlerRecord> & Pick<NotificationHandlerRecord, "type" | "name">,
+  ): NotificationHandlerRecord {
+    const handler: NotificationHandlerRecord = {
       id: this.nextId++,
       settings: {},
       is_enabled: true,
@@ -58,10 +60,10 @@ export class FakeApi implements HandlersApi {
     return handler;
   }
 
-  list(params: Parameters<HandlersApi["list"]>[0] = {}): PagePromise<NotificationHandler> {
+  list(params: Parameters<HandlersApi["list"]>[0] = {}): PagePromise<NotificationHandlerRecord> {
     const perPage = params.results_per_page ?? 25;
     const descending = !this.ignoreOrder && params.order_type === "DESC";
-    const fetchPage = (page: number): Promise<Page<NotificationHandler>> => {
+    const fetchPage = (page: number): Promise<Page<NotificationHandlerRecord>> => {
       this.calls.list++;
       if (this.failingLists > 0) {
         this.failingLists--;
@@ -84,7 +86,7 @@ export class FakeApi implements HandlersApi {
     return new PagePromise(() => fetchPage(params.page ?? 1));
   }
 
-  retrieve(id: number): Promise<NotificationHandler> {
+  retrieve(id: number): Promise<NotificationHandlerRecord> {
     this.calls.retrieve++;
     const handler = this.store.get(id);
     if (handler === undefined)

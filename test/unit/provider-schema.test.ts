@@ -27,7 +27,7 @@ import {
 } from "../../provider/schema";
 import { SCHEMA_FILE } from "../../scripts/pulumi-schema";
 import { ALL_FIELDS, HANDLER_TYPES, HANDLER_TYPE_NAMES } from "../../sdk/client/catalog";
-import { NotificationHandler as ApiHandler } from "../../sdk/client/resources/handler-parsing";
+import { NotificationHandlerRecord as ApiHandler } from "../../sdk/client/resources/handler-parsing";
 
 const ROOT = join(__dirname, "..", "..");
 const schema = pulumiSchema();

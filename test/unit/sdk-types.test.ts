@@ -5,14 +5,16 @@ import type {
   NotificationHandlerListParams,
   NotificationHandlerUpdateParams,
 } from "../../sdk/client/resources/handler-params";
-import { NotificationHandler, typeSettings } from "../../sdk/client/resources/handler-parsing";
+import { NotificationHandlerRecord, typeSettings } from "../../sdk/client/resources/handler-parsing";
 import { parseJSONKeepingBigIntegers } from "../../sdk/client/json";
 
 const base = { id: 7, type: "email", name: "Ops", last_datetime: null, datetime: "2025-01-02 03:04:05" };
 
 describe("NotificationHandler (reading)", () => {
   it("reads the reference server's shape as is", () => {
-    expect(NotificationHandler.parse({ ...base, settings: { email: "a@b.co" }, is_enabled: true })).toEqual({
+    expect(
+      NotificationHandlerRecord.parse({ ...base, settings: { email: "a@b.co" }, is_enabled: true }),
+    ).toEqual({
       id: 7,
       type: "email",
       name: "Ops",
@@ -26,7 +28,7 @@ describe("NotificationHandler (reading)", () => {
 
   it("reads is_enabled as boolean, 0/1/2 and '0'/'1' (2 = enabled, pending confirmation)", () => {
     const read = (is_enabled: unknown) => {
-      const h = NotificationHandler.parse({ ...base, settings: {}, is_enabled });
+      const h = NotificationHandlerRecord.parse({ ...base, settings: {}, is_enabled });
       return [h.is_enabled, h.is_pending];
     };
     expect(read(true)).toEqual([true, false]);
@@ -41,12 +43,12 @@ describe("NotificationHandler (reading)", () => {
   });
 
   it("reads settings sent as a JSON-encoded string", () => {
-    const h = NotificationHandler.parse({ ...base, settings: '{"email":"a@b.co"}', is_enabled: 1 });
+    const h = NotificationHandlerRecord.parse({ ...base, settings: '{"email":"a@b.co"}', is_enabled: 1 });
     expect(h.settings).toEqual({ email: "a@b.co" });
   });
 
   it("keeps extra settings keys, as strings (email_is_confirmed, activation_code)", () => {
-    const h = NotificationHandler.parse({
+    const h = NotificationHandlerRecord.parse({
       ...base,
       settings: { email: "a@b.co", email_is_confirmed: 0, activation_code: "abc" },
       is_enabled: 2,
@@ -56,9 +58,13 @@ describe("NotificationHandler (reading)", () => {
   });
 
   it("reads a whatsapp number stored as an integer as its digits", () => {
-    const h = NotificationHandler.parse({ ...base, type: "whatsapp", settings: { whatsapp: 15551234567 } });
+    const h = NotificationHandlerRecord.parse({
+      ...base,
+      type: "whatsapp",
+      settings: { whatsapp: 15551234567 },
+    });
     expect(h.settings).toEqual({ whatsapp: "15551234567" });
-    const fromString = NotificationHandler.parse({
+    const fromString = NotificationHandlerRecord.parse({
       ...base,
       type: "whatsapp",
       settings: '{"whatsapp":15551234567}',
@@ -94,14 +100,14 @@ describe("NotificationHandler (reading)", () => {
   });
 
   it("keeps a settings key named __proto__ as an own key, never as the prototype", () => {
-    const h = NotificationHandler.parse({ ...base, settings: '{"__proto__":"x","email":"a@b.co"}' });
+    const h = NotificationHandlerRecord.parse({ ...base, settings: '{"__proto__":"x","email":"a@b.co"}' });
     expect(Object.keys(h.settings)).toEqual(["__proto__", "email"]);
     expect(Object.getPrototypeOf(h.settings)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(h.settings, "__proto__")?.value).toBe("x");
   });
 
   it("reads PHP's [] for empty settings, and tolerates null or unparsable settings", () => {
-    const read = (settings: unknown) => NotificationHandler.parse({ ...base, settings }).settings;
+    const read = (settings: unknown) => NotificationHandlerRecord.parse({ ...base, settings }).settings;
     expect(read([])).toEqual({});
     expect(read(null)).toEqual({});
     expect(read("not json")).toEqual({});
@@ -109,11 +115,16 @@ describe("NotificationHandler (reading)", () => {
   });
 
   it("reads a null type (2026 damage) and a type not in the catalog without failing", () => {
-    const damaged = NotificationHandler.parse({ ...base, type: null, settings: { "": "" }, is_enabled: 1 });
+    const damaged = NotificationHandlerRecord.parse({
+      ...base,
+      type: null,
+      settings: { "": "" },
+      is_enabled: 1,
+    });
     expect(damaged.type).toBeNull();
     expect(damaged.settings).toEqual({ "": "" });
     expect(typeSettings(damaged)).toEqual({});
-    const custom = NotificationHandler.parse({
+    const custom = NotificationHandlerRecord.parse({
       ...base,
       type: "push_subscriber_id",
       settings: { push: "x" },
@@ -123,21 +134,21 @@ describe("NotificationHandler (reading)", () => {
   });
 
   it("reads ids as numbers or numeric strings and drops extra fields such as user_id", () => {
-    const h = NotificationHandler.parse({ ...base, id: "42", user_id: 3, settings: {} });
+    const h = NotificationHandlerRecord.parse({ ...base, id: "42", user_id: 3, settings: {} });
     expect(h.id).toBe(42);
     expect(h).not.toHaveProperty("user_id");
   });
 
   it("rejects a handler without a usable id, and anything that is not an object", () => {
-    expect(NotificationHandler.safeParse({ ...base, id: null }).success).toBe(false);
-    expect(NotificationHandler.safeParse({ ...base, id: "x" }).success).toBe(false);
+    expect(NotificationHandlerRecord.safeParse({ ...base, id: null }).success).toBe(false);
+    expect(NotificationHandlerRecord.safeParse({ ...base, id: "x" }).success).toBe(false);
     for (const value of [null, undefined, 7, "x", [base]]) {
-      expect(NotificationHandler.safeParse(value).success).toBe(false);
+      expect(NotificationHandlerRecord.safeParse(value).success).toBe(false);
     }
   });
 
   it("has the documented normalized type", () => {
-    expectTypeOf<NotificationHandler>().toEqualTypeOf<{
+    expectTypeOf<NotificationHandlerRecord>().toEqualTypeOf<{
       id: number;
       type: string | null;
       name: string;

@@ -6,7 +6,7 @@
 
 import type { FieldOf, HandlerType } from "../catalog";
 import type { Page } from "../pagination";
-import type { NotificationHandler } from "./handler-parsing";
+import type { NotificationHandlerRecord } from "./handler-parsing";
 import type { ListOrderBy, ListOrderType, ResultsPerPage } from "../list-rules";
 
 /** What create answers: the new id, and the handler when sent whole (docs/api.md#deployed-create-answer). */
@@ -16,7 +16,7 @@ export interface NotificationHandlerCreateResponse {
    * The handler as the create answer showed it, or null when the answer held only the id (2023 and
    * the reference server). Its settings may carry `activation_code`, which reads never show.
    */
-  handler: NotificationHandler | null;
+  handler: NotificationHandlerRecord | null;
 }
 
 /**
@@ -115,4 +115,4 @@ export interface NotificationHandlerListParams {
 }
 
 /** A page of handlers, async-iterable over every handler of every page. */
-export type NotificationHandlersPage = Page<NotificationHandler>;
+export type NotificationHandlersPage = Page<NotificationHandlerRecord>;

@@ -116,7 +116,7 @@ export function readHandler(raw: unknown) {
  * fails. (`z.unknown()` rather than `z.record()`: the transform reads every field itself, and a record
  * schema checking each key first cost more than the whole transform on a 1000-handler page.)
  */
-export const NotificationHandler = z.unknown().transform((raw, ctx) => {
+export const NotificationHandlerRecord = z.unknown().transform((raw, ctx) => {
   const handler = readHandler(raw);
   if (handler === null) {
     if (isRecord(raw))
@@ -127,11 +127,11 @@ export const NotificationHandler = z.unknown().transform((raw, ctx) => {
   return handler;
 });
 /** A notification handler as returned, normalized. */
-export type NotificationHandler = z.infer<typeof NotificationHandler>;
+export type NotificationHandlerRecord = z.infer<typeof NotificationHandlerRecord>;
 
 /** The settings of `handler` that belong to its type in the catalog (empty for an unknown or null type). */
 export function typeSettings(
-  handler: Pick<NotificationHandler, "type" | "settings">,
+  handler: Pick<NotificationHandlerRecord, "type" | "settings">,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const { field } of fieldsOf(handler.type ?? "")) {

@@ -16,7 +16,14 @@ import type {
   NotificationHandlerUpdateResponse,
   NotificationHandlersPage,
 } from "./handler-params";
-import { type NotificationHandler, isRecord, linksOf, metaOf, readHandler, toId } from "./handler-parsing";
+import {
+  type NotificationHandlerRecord,
+  isRecord,
+  linksOf,
+  metaOf,
+  readHandler,
+  toId,
+} from "./handler-parsing";
 
 function idPath(id: number): string {
   return `api/notification-handlers/${encodeURIComponent(String(id))}`;
@@ -42,7 +49,7 @@ export class NotificationHandlers {
   list(
     params: NotificationHandlerListParams = {},
     options?: RequestOptions,
-  ): PagePromise<NotificationHandler> {
+  ): PagePromise<NotificationHandlerRecord> {
     const fetchPage = async (
       page: number,
       seenBefore: ReadonlySet<number>,
@@ -59,7 +66,7 @@ export class NotificationHandlers {
       if (!Array.isArray(body.data)) {
         throw new UnexpectedResponseError('the list answer has no "data" array', res.status, res, res.body);
       }
-      const data: NotificationHandler[] = [];
+      const data: NotificationHandlerRecord[] = [];
       let skipped = 0;
       for (const item of body.data as unknown[]) {
         const handler = readHandler(item);
@@ -80,7 +87,7 @@ export class NotificationHandlers {
   }
 
   /** Reads one handler; a missing one (or another user's) is a `NotFoundError`. */
-  async retrieve(id: number, options?: RequestOptions): Promise<NotificationHandler> {
+  async retrieve(id: number, options?: RequestOptions): Promise<NotificationHandlerRecord> {
     const res = await this.client.request({ method: "GET", path: idPath(id), retry: "idempotent", options });
     const data = dataOf(res, "read");
     // The answer is about `id`: if the server left it out, say so rather than reject the handler.
