@@ -39,7 +39,7 @@ const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
 // The host's name that an earlier version of this script built from withdrawn sources.
 const WITHDRAWN_HOST = "pulumi-language-nodejs";
 /** The languages the project has a language host of its own for, as Pulumi.yaml's `runtime` names them. */
-const HOST_LANGUAGES = ["nodejs", "python"] as const;
+const HOST_LANGUAGES = ["nodejs", "python", "go"] as const;
 type HostLanguage = (typeof HOST_LANGUAGES)[number];
 const YAML_HOST = "pulumi-language-yaml";
 const YAML_HOST_MODULE = "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml";

@@ -14,6 +14,7 @@ import { connect } from "node:net";
 import * as grpc from "@grpc/grpc-js";
 import { LanguageRuntimeService } from "@pulumi/pulumi/proto/language_grpc_pb";
 
+import { goRunner } from "./go";
 import { nodejsRunner } from "./nodejs";
 import { pythonRunner } from "./python";
 import type { LanguageRunner } from "./runner";
@@ -21,7 +22,7 @@ import { languageRuntime } from "./service";
 
 /** The runners by the language that `--language` names. */
 const RUNNERS: Record<string, LanguageRunner> = Object.fromEntries(
-  [nodejsRunner, pythonRunner].map((runner) => [runner.language, runner]),
+  [nodejsRunner, pythonRunner, goRunner].map((runner) => [runner.language, runner]),
 );
 
 /** How often the host checks that the engine still listens, and how many misses end it. */
