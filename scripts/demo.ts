@@ -146,10 +146,9 @@ async function main(): Promise<void> {
     log: (line) => process.stdout.write(`   ${line}\n`),
   });
   process.stdout.write(`   pulumi ${engine.version} (${engine.source}) in ${engine.binDir}\n`);
+  const host = engine.languageHosts.nodejs;
   process.stdout.write(
-    engine.languageHost.source === "installed"
-      ? `   pulumi-language-nodejs: the installed one, in ${engine.languageHost.dir}\n`
-      : `   pulumi-language-nodejs: the project's own, in ${engine.languageHost.dir}\n`,
+    `   pulumi-language-nodejs: ${host.source === "installed" ? "the installed one" : "the project's own"}, in ${host.dir}\n`,
   );
 
   const data = await mkdtemp(join(tmpdir(), "notification-handlers-demo-"));

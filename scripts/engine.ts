@@ -11,10 +11,11 @@
  * The bin folder also gets `pulumi-resource-pulumi-nodejs`, the dynamic-provider plugin shipped in the
  * `@pulumi/pulumi` npm package, so the engine finds it next to the CLI.
  *
- * `pulumi up` in a project folder also needs the Node.js language host, `pulumi-language-nodejs`: an
- * installed one (on PATH, or next to an installed CLI) wins; else the project's own
- * (`scripts/language-host`), from a bin folder of the checkout's own beside the cached CLI (see
- * docs/engine.md#the-language-host). Inline programs run through the Automation API need none.
+ * `pulumi up` in a project folder also needs the program's language host, `pulumi-language-nodejs`,
+ * `-python` or `-go`: for each language an installed one (on PATH, or next to an installed CLI) wins;
+ * else the project's own (`scripts/language-host`), from a bin folder of the checkout's own beside the
+ * cached CLI (see docs/engine.md#the-language-host). Inline programs run through the Automation API
+ * need none.
  *
  * Pulumi YAML programs need `pulumi-language-yaml`: an installed one wins; else the one built from
  * its Go module at {@link YAML_HOST_VERSION} and cached, placed next to the cached CLI.
@@ -35,12 +36,16 @@ const run = promisify(execFile);
 
 const CLI_MODULE = "github.com/pulumi/pulumi/pkg/v3";
 const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
-const LANGUAGE_HOST = "pulumi-language-nodejs";
+// The host's name that an earlier version of this script built from withdrawn sources.
+const WITHDRAWN_HOST = "pulumi-language-nodejs";
+/** The languages the project has a language host of its own for, as Pulumi.yaml's `runtime` names them. */
+const HOST_LANGUAGES = ["nodejs", "python", "go"] as const;
+type HostLanguage = (typeof HOST_LANGUAGES)[number];
 const YAML_HOST = "pulumi-language-yaml";
 const YAML_HOST_MODULE = "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml";
 /** The Pulumi YAML release whose language host is built when none is installed. */
 export const YAML_HOST_VERSION = "v1.25.0";
-// The project's own host, compiled, relative to the checkout; its launchers name it.
+// The project's own hosts, compiled, relative to the checkout; their launchers name it.
 const PROJECT_HOST_MARK = "dist/scripts/language-host/main.js";
 // pkg/v3's go.mod replaces this module; a build outside the Pulumi repository has to repeat it.
 const CLIPBOARD_REPLACE =
@@ -56,13 +61,13 @@ export interface Engine {
   /** The CLI's version, as `pulumi version` prints it. */
   version: string;
   source: "path" | "cache" | "built";
-  /** The Node.js language host, which `pulumi up` in a project folder runs the program with. */
-  languageHost: LanguageHost;
+  /** The language hosts, which `pulumi up` in a project folder runs the program with. */
+  languageHosts: Record<HostLanguage, LanguageHost>;
   /** The folder of Pulumi YAML's language host, when it was asked for and is not in `binDir`. */
   yamlHostDir?: string;
 }
 
-/** Which `pulumi-language-nodejs` the CLI will find first on PATH. */
+/** Which `pulumi-language-<language>` the CLI will find first on PATH. */
 interface LanguageHost {
   /** The folder holding it. */
   dir: string;
@@ -73,7 +78,7 @@ interface LanguageHost {
 /** The folders to put first on PATH so the engine, its plugins and the pinned Node.js are found. */
 export function enginePath(engine: Engine): string[] {
   const dirs = [engine.binDir];
-  if (engine.languageHost.dir !== engine.binDir) dirs.push(engine.languageHost.dir);
+  for (const { dir } of Object.values(engine.languageHosts)) if (!dirs.includes(dir)) dirs.push(dir);
   if (engine.yamlHostDir !== undefined) dirs.push(engine.yamlHostDir);
   dirs.push(dirname(process.execPath));
   return dirs;
@@ -319,7 +324,7 @@ async function withLock<T>(
 }
 
 /** The CLI found or built, before the language host is looked for. */
-type CliFound = Omit<Engine, "languageHost">;
+type CliFound = Omit<Engine, "languageHosts">;
 
 /** Finds or builds the CLI (see the file comment for the order). */
 async function ensureCli(
@@ -374,9 +379,9 @@ async function ensureCli(
 function withdrawnLanguageHosts(env: NodeJS.ProcessEnv): string[] {
   const root = cacheRoot(env);
   const nextToCachedClis = existsSync(root)
-    ? readdirSync(root).map((version) => join(root, version, "bin", LANGUAGE_HOST))
+    ? readdirSync(root).map((version) => join(root, version, "bin", WITHDRAWN_HOST))
     : [];
-  return [join(userCache(env), LANGUAGE_HOST), ...nextToCachedClis].filter((path) => existsSync(path));
+  return [join(userCache(env), WITHDRAWN_HOST), ...nextToCachedClis].filter((path) => existsSync(path));
 }
 
 /** Whether `path` is a launcher of this project's host (of any checkout), which is no installed host. */
@@ -400,13 +405,16 @@ async function place(source: string, target: string): Promise<void> {
 }
 
 /**
- * The folder that runs this checkout's own language host. With the cached CLI it is a bin folder of the
- * checkout's own, the CLI and the dynamic-provider plugin hard-linked beside the host's launcher: the
- * CLI finds the host next to itself, as in an installed Pulumi, and warns of none on PATH.
+ * The folder that runs this checkout's own language hosts, for the `languages` given; a launcher of
+ * another language is removed, so that it does not hide an installed host further on PATH. With the
+ * cached CLI it is a bin folder of the checkout's own, the CLI and the dynamic-provider plugin
+ * hard-linked beside the launchers: the CLI finds the hosts next to itself, as in an installed Pulumi,
+ * and warns of none on PATH.
  */
 async function projectLanguageHostDir(
   cli: CliFound,
   projectRoot: string,
+  languages: HostLanguage[],
   env: NodeJS.ProcessEnv,
 ): Promise<string> {
   const host = join(projectRoot, PROJECT_HOST_MARK);
@@ -421,23 +429,30 @@ async function projectLanguageHostDir(
     for (const name of ["pulumi", DYNAMIC_PROVIDER_PLUGIN])
       await place(join(cli.binDir, name), join(dir, name));
   }
-  const launcher = join(dir, `${LANGUAGE_HOST}.${process.pid}.${randomBytes(4).toString("hex")}`);
-  await writeFile(
-    launcher,
-    `#!/bin/sh\n# The Node.js language host of the checkout ${projectRoot} (see its docs/engine.md).\n` +
-      `exec node ${JSON.stringify(host)} "$@"\n`,
-    { mode: 0o755 },
-  );
-  await rename(launcher, join(dir, LANGUAGE_HOST));
+  for (const language of HOST_LANGUAGES) {
+    const command = `pulumi-language-${language}`;
+    if (!languages.includes(language)) {
+      await rm(join(dir, command), { force: true });
+      continue;
+    }
+    const launcher = join(dir, `${command}.${process.pid}.${randomBytes(4).toString("hex")}`);
+    await writeFile(
+      launcher,
+      `#!/bin/sh\n# The ${language} language host of the checkout ${projectRoot} (see its docs/engine.md).\n` +
+        `exec node ${JSON.stringify(host)} --language=${language} "$@"\n`,
+      { mode: 0o755 },
+    );
+    await rename(launcher, join(dir, command));
+  }
   return dir;
 }
 
 /**
- * The Node.js language host: an installed one (on PATH, or next to an installed CLI) wins; else the
- * project's own, which runs from this checkout's `dist`. Hosts that an earlier version of this script
- * built from withdrawn sources are deleted first.
+ * The language hosts: for each language an installed one (on PATH, or next to an installed CLI) wins;
+ * else the project's own, which runs from this checkout's `dist`. Hosts that an earlier version of this
+ * script built from withdrawn sources are deleted first.
  */
-async function findLanguageHost(
+async function findLanguageHosts(
   cli: CliFound,
   projectRoot: string,
   env: NodeJS.ProcessEnv,
@@ -447,19 +462,29 @@ async function findLanguageHost(
     log(`Deleting ${withdrawn}: a language host built from sources that may not be used`);
     await rm(withdrawn, { recursive: true, force: true });
   }
-  const nextToCli = join(cli.binDir, LANGUAGE_HOST);
-  const installed =
-    cli.source === "path" && existsSync(nextToCli)
-      ? nextToCli
-      : await which(LANGUAGE_HOST, env, (path) => !isProjectLanguageHost(path));
-  if (installed !== undefined)
-    return { ...cli, languageHost: { dir: dirname(installed), source: "installed" } };
-  const dir = await projectLanguageHostDir(cli, projectRoot, env);
-  return {
-    ...cli,
-    binDir: cli.source === "path" ? cli.binDir : dir,
-    languageHost: { dir, source: "project" },
+  const installed = new Map<HostLanguage, string>();
+  for (const language of HOST_LANGUAGES) {
+    const command = `pulumi-language-${language}`;
+    const nextToCli = join(cli.binDir, command);
+    const found =
+      cli.source === "path" && existsSync(nextToCli)
+        ? nextToCli
+        : await which(command, env, (path) => !isProjectLanguageHost(path));
+    if (found !== undefined) installed.set(language, dirname(found));
+  }
+  const missing = HOST_LANGUAGES.filter((language) => !installed.has(language));
+  const dir = missing.length > 0 ? await projectLanguageHostDir(cli, projectRoot, missing, env) : undefined;
+  const hostOf = (language: HostLanguage): LanguageHost => {
+    const installedDir = installed.get(language);
+    // `dir` is set whenever a language has no installed host.
+    return installedDir !== undefined
+      ? { dir: installedDir, source: "installed" }
+      : { dir: dir ?? cli.binDir, source: "project" };
   };
+  const languageHosts = Object.fromEntries(
+    HOST_LANGUAGES.map((language) => [language, hostOf(language)]),
+  ) as Record<HostLanguage, LanguageHost>;
+  return { ...cli, binDir: cli.source === "path" || dir === undefined ? cli.binDir : dir, languageHosts };
 }
 
 /**
@@ -502,12 +527,12 @@ export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<E
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const env = options.env ?? process.env;
   const cli = await ensureCli(projectRoot, options, env, log);
-  const engine = await findLanguageHost(cli, projectRoot, env, log);
+  const engine = await findLanguageHosts(cli, projectRoot, env, log);
   if (options.yaml !== true) return engine;
   const yamlDir = await yamlHostDir(cli, env, log);
   if (yamlDir === engine.binDir) return engine;
   // Next to a CLI of the cache, as an installed Pulumi has it: the CLI then finds it without a warning.
-  if (engine.languageHost.source === "project" && cli.source !== "path") {
+  if (engine.binDir !== cli.binDir) {
     await place(join(yamlDir, YAML_HOST), join(engine.binDir, YAML_HOST));
     return engine;
   }
@@ -517,10 +542,11 @@ export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<E
 if (require.main === module) {
   ensureEngine({ yaml: true }).then(
     (engine) => {
-      const host = engine.languageHost.source === "installed" ? "the installed one" : "the project's own";
-      process.stderr.write(
-        `pulumi ${engine.version}; Node.js language host: ${host}, in ${engine.languageHost.dir}\n`,
-      );
+      process.stderr.write(`pulumi ${engine.version}\n`);
+      for (const [language, host] of Object.entries(engine.languageHosts)) {
+        const which = host.source === "installed" ? "the installed one" : "the project's own";
+        process.stderr.write(`pulumi-language-${language}: ${which}, in ${host.dir}\n`);
+      }
       process.stdout.write(`${enginePath(engine).join(delimiter)}\n`);
     },
     (error: unknown) => {

@@ -1,10 +1,12 @@
 /**
- * The project's own Node.js language host, `pulumi-language-nodejs`, for machines with no installed
- * Pulumi: development tooling, not part of the published package (see docs/engine.md#the-language-host).
+ * The project's own language hosts, `pulumi-language-nodejs`, `-python` and `-go`, for machines with no
+ * installed Pulumi: development tooling, not part of the published package (see
+ * docs/engine.md#the-language-host).
  *
- * The CLI starts it as `pulumi-language-nodejs [--logtostderr] [-v=N] [--tracing URL] ENGINE_ADDRESS`.
- * It serves `pulumirpc.LanguageRuntime` over plain gRPC on 127.0.0.1, prints its port and a newline
- * as the first bytes on stdout, and exits once the engine is gone.
+ * Each host's launcher runs this file with `--language=NAME`, then what the CLI passes:
+ * `[--logtostderr] [-v=N] [--tracing URL] ENGINE_ADDRESS`. It serves `pulumirpc.LanguageRuntime` over
+ * plain gRPC on 127.0.0.1, prints its port and a newline as the first bytes on stdout, and exits once
+ * the engine is gone.
  */
 import { flushCompileCache } from "node:module";
 import { connect } from "node:net";
@@ -12,27 +14,41 @@ import { connect } from "node:net";
 import * as grpc from "@grpc/grpc-js";
 import { LanguageRuntimeService } from "@pulumi/pulumi/proto/language_grpc_pb";
 
+import { goRunner } from "./go";
+import { nodejsRunner } from "./nodejs";
+import { pythonRunner } from "./python";
+import type { LanguageRunner } from "./runner";
 import { languageRuntime } from "./service";
+
+/** The runners by the language that `--language` names. */
+const RUNNERS: Record<string, LanguageRunner> = Object.fromEntries(
+  [nodejsRunner, pythonRunner, goRunner].map((runner) => [runner.language, runner]),
+);
 
 /** How often the host checks that the engine still listens, and how many misses end it. */
 const ENGINE_CHECK_MS = 1_000;
 const ENGINE_MISSES = 3;
 
-function parseArguments(argv: string[]): { engineAddress: string; tracing: string } {
+function parseArguments(argv: string[]): { runner: LanguageRunner; engineAddress: string; tracing: string } {
   let tracing = "";
+  let language = "";
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
-    if (arg === "--tracing") tracing = argv[++i] ?? "";
+    if (arg.startsWith("--language=")) language = arg.slice("--language=".length);
+    else if (arg === "--tracing") tracing = argv[++i] ?? "";
     else if (arg.startsWith("--tracing=")) tracing = arg.slice("--tracing=".length);
     else if (!arg.startsWith("-")) positional.push(arg);
   }
+  const runner = RUNNERS[language];
   const engineAddress = positional.at(-1);
-  if (engineAddress === undefined) {
-    process.stderr.write("usage: pulumi-language-nodejs [--tracing URL] ENGINE_ADDRESS\n");
+  if (runner === undefined || engineAddress === undefined) {
+    process.stderr.write(
+      `usage: main.js --language=${Object.keys(RUNNERS).join("|")} [--tracing URL] ENGINE_ADDRESS\n`,
+    );
     process.exit(2);
   }
-  return { engineAddress, tracing };
+  return { runner, engineAddress, tracing };
 }
 
 /** Whether something accepts connections at `host:port`. */
@@ -66,12 +82,12 @@ function exitWithEngine(engineAddress: string): void {
 }
 
 function main(): void {
-  const { engineAddress, tracing } = parseArguments(process.argv.slice(2));
+  const { runner, engineAddress, tracing } = parseArguments(process.argv.slice(2));
   const server = new grpc.Server();
-  server.addService(LanguageRuntimeService, languageRuntime(engineAddress, tracing));
+  server.addService(LanguageRuntimeService, languageRuntime(runner, engineAddress, tracing));
   server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) => {
     if (error !== null) {
-      process.stderr.write(`pulumi-language-nodejs: could not listen: ${error.message}\n`);
+      process.stderr.write(`pulumi-language-${runner.language}: could not listen: ${error.message}\n`);
       process.exit(1);
     }
     process.stdout.write(`${port}\n`);

@@ -1,11 +1,11 @@
 /**
- * The `pulumirpc.LanguageRuntime` methods that `pulumi up`, `preview`, `about` and `install` call.
- * Methods left out answer UNIMPLEMENTED, which the engine accepts for all of them.
+ * The `pulumirpc.LanguageRuntime` methods that `pulumi up`, `preview`, `about` and `install` call,
+ * the same for every language: a {@link LanguageRunner} does what differs. Methods left out answer
+ * UNIMPLEMENTED, which the engine accepts for all of them.
  */
-import { execFile, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
@@ -14,7 +14,7 @@ import * as language from "@pulumi/pulumi/proto/language_pb";
 import * as plugin from "@pulumi/pulumi/proto/plugin_pb";
 
 import { REPOSITORY_ROOT } from "../user-project";
-import { runProgram, stopPrograms, type RunSpec } from "./program";
+import { stopPrograms, type LanguageRunner, type RunSpec } from "./runner";
 
 /** The host's version, which `pulumi about` shows: the repository's package version. */
 const HOST_VERSION = (
@@ -58,33 +58,21 @@ function runSpec(request: language.RunRequest, engineAddress: string): RunSpec {
   };
 }
 
-/** The program's direct dependencies with the versions installed for it. */
-function programDependencies(directory: string): language.DependencyInfo[] {
-  const manifest = join(directory, "package.json");
-  if (!existsSync(manifest)) return [];
-  const { dependencies = {} } = JSON.parse(readFileSync(manifest, "utf8")) as {
-    dependencies?: Record<string, string>;
-  };
-  return Object.keys(dependencies).map((name) => {
-    const installed = join(directory, "node_modules", name, "package.json");
-    const version = existsSync(installed)
-      ? (JSON.parse(readFileSync(installed, "utf8")) as { version: string }).version
-      : (dependencies[name] ?? "");
-    return new language.DependencyInfo().setName(name).setVersion(version);
-  });
-}
-
-/** The service, for the engine at `engineAddress`. */
-export function languageRuntime(engineAddress: string, tracing: string): grpc.UntypedServiceImplementation {
+/** The service for `runner`'s language, for the engine at `engineAddress`. */
+export function languageRuntime(
+  runner: LanguageRunner,
+  engineAddress: string,
+  tracing: string,
+): grpc.UntypedServiceImplementation {
   const methods: Partial<ILanguageRuntimeServer> = {
     handshake: unary(() => new language.LanguageHandshakeResponse()),
 
-    // The dynamic provider's plugin is found by name; the programs here need no other.
+    // Plugins are found by name (the dynamic provider's, the project's own); the programs need no other.
     getRequiredPackages: unary(() => new language.GetRequiredPackagesResponse()),
     getRequiredPlugins: unary(() => new language.GetRequiredPluginsResponse()),
 
     run: unary(async (request: language.RunRequest) => {
-      const outcome = await runProgram({ ...runSpec(request, engineAddress), tracing }, "node");
+      const outcome = await runner.run({ ...runSpec(request, engineAddress), tracing });
       const response = new language.RunResponse();
       if (outcome.kind === "bail") response.setBail(true);
       if (outcome.kind === "error") response.setError(outcome.message);
@@ -94,41 +82,52 @@ export function languageRuntime(engineAddress: string, tracing: string): grpc.Un
     getPluginInfo: unary(() => new plugin.PluginInfo().setVersion(HOST_VERSION)),
 
     about: unary(async () => {
-      const { stdout } = await promisify(execFile)("node", ["--version"]);
-      return new language.AboutResponse().setExecutable("node").setVersion(stdout.trim().replace(/^v/, ""));
+      const { name, version } = await runner.about();
+      return new language.AboutResponse().setExecutable(name).setVersion(version);
     }),
 
     getProgramDependencies: unary((request: language.GetProgramDependenciesRequest) => {
       const directory = request.getInfo()?.getProgramDirectory() || request.getPwd();
+      const dependencies = runner.dependencies?.(directory) ?? [];
       return new language.GetProgramDependenciesResponse().setDependenciesList(
-        programDependencies(directory),
+        dependencies.map(({ name, version }) =>
+          new language.DependencyInfo().setName(name).setVersion(version),
+        ),
       );
     }),
-
-    // `pulumi install`: `npm install` in the program's folder, its output streamed back.
-    installDependencies: (call) => {
-      const directory = call.request.getInfo()?.getProgramDirectory() || call.request.getDirectory();
-      const npm = spawn("npm", ["install"], { cwd: directory, stdio: ["ignore", "pipe", "pipe"] });
-      npm.stdout.on("data", (chunk: Buffer) =>
-        call.write(new language.InstallDependenciesResponse().setStdout(chunk)),
-      );
-      npm.stderr.on("data", (chunk: Buffer) =>
-        call.write(new language.InstallDependenciesResponse().setStderr(chunk)),
-      );
-      npm.on("error", (error) => call.destroy(error));
-      npm.on("close", (code) => {
-        if (code === 0) call.end();
-        else
-          call.destroy(
-            Object.assign(new Error(`npm install exited with ${code}`), { code: grpc.status.UNKNOWN }),
-          );
-      });
-    },
 
     cancel: unary(() => {
       stopPrograms();
       return new Empty();
     }),
   };
+  if (runner.installCommand !== undefined)
+    methods.installDependencies = installDependencies(runner.installCommand);
   return methods as grpc.UntypedServiceImplementation;
+}
+
+/** `pulumi install`: `command` in the program's folder, its output streamed back. */
+function installDependencies([command, ...args]: [string, ...string[]]): NonNullable<
+  ILanguageRuntimeServer["installDependencies"]
+> {
+  return (call) => {
+    const directory = call.request.getInfo()?.getProgramDirectory() || call.request.getDirectory();
+    const child = spawn(command, args, { cwd: directory, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.on("data", (chunk: Buffer) =>
+      call.write(new language.InstallDependenciesResponse().setStdout(chunk)),
+    );
+    child.stderr.on("data", (chunk: Buffer) =>
+      call.write(new language.InstallDependenciesResponse().setStderr(chunk)),
+    );
+    child.on("error", (error) => call.destroy(error));
+    child.on("close", (code) => {
+      if (code === 0) call.end();
+      else
+        call.destroy(
+          Object.assign(new Error(`${command} ${args.join(" ")} exited with ${code}`), {
+            code: grpc.status.UNKNOWN,
+          }),
+        );
+    });
+  };
 }

@@ -218,11 +218,16 @@ describe("which language host the engine helper picks", () => {
     return { installed, cache, env };
   }
 
-  it("prefers an installed host next to the CLI", async () => {
+  it("prefers an installed host next to the CLI, language by language", async () => {
     const { installed, env } = await machine("installed");
     await writeFile(join(installed, "pulumi-language-nodejs"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
     const engine = await ensureEngine({ projectRoot: REPOSITORY_ROOT, log: () => undefined, env });
-    expect(engine.languageHost).toEqual({ dir: installed, source: "installed" });
+    expect(engine.languageHosts.nodejs).toEqual({ dir: installed, source: "installed" });
+    // No installed Python host: the project's own, in a folder without a Node.js launcher to hide the installed one.
+    const python = engine.languageHosts.python;
+    expect(python.source).toBe("project");
+    expect(existsSync(join(python.dir, "pulumi-language-python"))).toBe(true);
+    expect(existsSync(join(python.dir, "pulumi-language-nodejs"))).toBe(false);
   });
 
   it("else runs the project's own, and deletes hosts built from withdrawn sources without running them", async () => {
@@ -237,8 +242,8 @@ describe("which language host the engine helper picks", () => {
       await writeFile(path, `#!/bin/sh\ntouch ${JSON.stringify(ran)}\n`, { mode: 0o755 });
     }
     const engine = await ensureEngine({ projectRoot: REPOSITORY_ROOT, log: () => undefined, env });
-    expect(engine.languageHost.source).toBe("project");
-    expect(existsSync(join(engine.languageHost.dir, "pulumi-language-nodejs"))).toBe(true);
+    expect(engine.languageHosts.nodejs.source).toBe("project");
+    expect(existsSync(join(engine.languageHosts.nodejs.dir, "pulumi-language-nodejs"))).toBe(true);
     for (const path of withdrawn) expect(existsSync(path), path).toBe(false);
     expect(existsSync(ran)).toBe(false);
   });

@@ -1,37 +1,20 @@
 /**
- * How the language host runs a Pulumi program: `node` on the program's own
- * `@pulumi/pulumi/cmd/run`, with the engine's run flags, and the stack's config in the environment.
- * The outcome is reported the way the engine reads it (see docs/engine.md#the-language-host).
+ * How the language host runs a Node.js program: `node` on the program's own `@pulumi/pulumi/cmd/run`,
+ * with the engine's run flags, and the stack's config in the environment (see
+ * docs/engine.md#the-language-host).
  */
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
 
-/** What the engine asked to run, as plain values. */
-export interface RunSpec {
-  project: string;
-  stack: string;
-  organization: string;
-  /** The folder the program runs in (Pulumi.yaml's folder, or its `main`). */
-  programDirectory: string;
-  rootDirectory: string;
-  /** "." for the package's `main`, else a path relative to the program folder. */
-  entryPoint: string;
-  args: string[];
-  /** `project:key` to value, as the stack's config holds it (secrets decrypted). */
-  config: Record<string, string>;
-  secretKeys: string[];
-  dryRun: boolean;
-  parallel: number;
-  monitorAddress: string;
-  engineAddress: string;
-  tracing: string;
-  /** Pulumi.yaml's `runtime.options`. */
-  options: Record<string, unknown>;
-}
-
-/** A program's end, as the engine's `RunResponse` carries it. */
-type RunOutcome = { kind: "ok" } | { kind: "bail" } | { kind: "error"; message: string };
+import {
+  runProgramProcess,
+  type Dependency,
+  type LanguageRunner,
+  type RunOutcome,
+  type RunSpec,
+} from "./runner";
 
 /**
  * The folder, inside NODE_COMPILE_CACHE, of the programs' compile cache. A program turns on a V8 flag
@@ -39,9 +22,6 @@ type RunOutcome = { kind: "ok" } | { kind: "bail" } | { kind: "error"; message: 
  * caches: apart, the dynamic-provider processes do not compile everything again after each program.
  */
 const PROGRAM_COMPILE_CACHE = "programs";
-
-/** The exit code with which `cmd/run` says it has already shown the user the program's error. */
-const BAIL_EXIT_CODE = 32;
 
 /** `@pulumi/pulumi/cmd/run` as installed for the program: the nearest node_modules above its folder. */
 function findRunScript(programDirectory: string): string | undefined {
@@ -98,22 +78,8 @@ function programCommand(
   return { args, env };
 }
 
-/** Maps how the program's process ended to what the engine is told. */
-function outcomeOf(code: number | null, signal: NodeJS.Signals | null): RunOutcome {
-  if (code === 0) return { kind: "ok" };
-  if (code === BAIL_EXIT_CODE) return { kind: "bail" };
-  if (code !== null) return { kind: "error", message: `Program exited with non-zero exit code: ${code}` };
-  return { kind: "error", message: `Program was stopped by signal ${signal ?? "unknown"}` };
-}
-
-/** The programs running now, so that a cancel can stop them. */
-const running = new Set<ReturnType<typeof spawn>>();
-
-/**
- * Runs the program to its end. Its output goes to the host's own stdout and stderr, which the engine
- * shows the user.
- */
-export function runProgram(spec: RunSpec, node: string): Promise<RunOutcome> {
+/** Runs the program with `node` on its own `@pulumi/pulumi/cmd/run`. */
+function runProgram(spec: RunSpec): Promise<RunOutcome> {
   const runScript = findRunScript(spec.programDirectory);
   if (runScript === undefined) {
     return Promise.resolve({
@@ -124,25 +90,33 @@ export function runProgram(spec: RunSpec, node: string): Promise<RunOutcome> {
     });
   }
   const { args, env } = programCommand(spec, runScript, process.env);
-  return new Promise((resolveRun) => {
-    const child = spawn(node, args, {
-      cwd: spec.programDirectory,
-      env,
-      stdio: ["ignore", "inherit", "inherit"],
-    });
-    running.add(child);
-    child.on("error", (error) => {
-      running.delete(child);
-      resolveRun({ kind: "error", message: `could not start ${node}: ${error.message}` });
-    });
-    child.on("exit", (code, signal) => {
-      running.delete(child);
-      resolveRun(outcomeOf(code, signal));
-    });
+  return runProgramProcess("node", args, { cwd: spec.programDirectory, env });
+}
+
+/** The program's direct dependencies with the versions installed for it. */
+function programDependencies(directory: string): Dependency[] {
+  const manifest = join(directory, "package.json");
+  if (!existsSync(manifest)) return [];
+  const { dependencies = {} } = JSON.parse(readFileSync(manifest, "utf8")) as {
+    dependencies?: Record<string, string>;
+  };
+  return Object.keys(dependencies).map((name) => {
+    const installed = join(directory, "node_modules", name, "package.json");
+    const version = existsSync(installed)
+      ? (JSON.parse(readFileSync(installed, "utf8")) as { version: string }).version
+      : (dependencies[name] ?? "");
+    return { name, version };
   });
 }
 
-/** Stops every running program (the engine was cancelled). */
-export function stopPrograms(): void {
-  for (const child of running) child.kill("SIGTERM");
-}
+/** Node.js programs (`runtime: nodejs`). */
+export const nodejsRunner: LanguageRunner = {
+  language: "nodejs",
+  run: runProgram,
+  about: async () => {
+    const { stdout } = await promisify(execFile)("node", ["--version"]);
+    return { name: "node", version: stdout.trim().replace(/^v/, "") };
+  },
+  dependencies: programDependencies,
+  installCommand: ["npm", "install"],
+};
