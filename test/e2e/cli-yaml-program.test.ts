@@ -12,6 +12,7 @@ import { listAll, runItSteps, UserSession, type ReadmeStep } from "./user-path";
 // As the README sets them.
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";
 const DISCORD_WEBHOOK = "https://discord.com/api/webhooks/1/ops";
+const BAD_WEBHOOK = "http://hooks.example.com/not-https-SECRET";
 
 type Outputs = Record<"oncallId" | "pagerId" | "inboxId", number>;
 
@@ -87,6 +88,23 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
     expect(after.filter((h) => h.type === "discord")).toMatchObject([
       { name: "Ops Discord", settings: { discord: DISCORD_WEBHOOK } },
     ]);
+  });
+
+  it("fails a preview on a value that breaks its rule, naming the resource, field and rule, writing nothing", async () => {
+    expect(ids, "the stack is up").toBeDefined();
+    const s = session!;
+    const before = await listAll(staging!);
+    await s.mustSh(`printf '%s' ${BAD_WEBHOOK} | pulumi config set --secret slackWebhook`, false);
+    const preview = await s.sh("pulumi preview");
+    const printed = `${preview.stdout}\n${preview.stderr}`;
+    expect(preview.code).not.toBe(0);
+    expect(printed).toMatch(/team-slack/);
+    console.log(printed);
+    expect(printed).toContain("slack: must be an absolute https URL");
+    expect(printed.includes(BAD_WEBHOOK), "the secret value in the message").toBe(false);
+    expect(await listAll(staging!)).toEqual(before);
+    await s.mustSh(`printf '%s' ${SLACK_WEBHOOK} | pulumi config set --secret slackWebhook`, false);
+    await s.mustSh("pulumi preview --expect-no-changes");
   });
 
   it("keeps the keys and the webhooks out of the state and of everything printed", async () => {
