@@ -15,7 +15,8 @@ import * as grpc from "@grpc/grpc-js";
 import { GetSchemaRequest } from "@pulumi/pulumi/proto/provider_pb";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 
-import { buildPlugin, PLUGIN_BINARY } from "../scripts/build-plugin";
+import { PLUGIN_EXECUTABLE } from "../provider/tokens";
+import { buildPlugin } from "../scripts/build-plugin";
 
 /** Resident memory of a process, in MiB, from /proc (Linux). */
 function residentMiB(pid: number): number {
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "notification-handlers-bench-plugin-"));
   try {
     execFileSync("tar", ["-xzf", tarball, "-C", dir]);
-    const binary = join(dir, PLUGIN_BINARY);
+    const binary = join(dir, PLUGIN_EXECUTABLE);
     const runs = [];
     for (let i = 0; i < rounds; i++) runs.push(await start(binary));
     const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;

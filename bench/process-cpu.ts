@@ -12,10 +12,7 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 
-import { PACKAGE_NAME } from "../provider/tokens";
-
-/** The plugin's executable, as the engine starts it. */
-const PLUGIN_BINARY = `pulumi-resource-${PACKAGE_NAME}`;
+import { PLUGIN_EXECUTABLE } from "../provider/tokens";
 
 /** CPU milliseconds by role. */
 export interface DescendantCpuTimes {
@@ -142,7 +139,7 @@ function roleOf(pid: number, stat: Stat): keyof DescendantCpuTimes {
   }
   if (cmdline.includes("dynamic-provider/index.js")) return "provider";
   // The plugin's name is cut in `comm` ("pulumi-resource"), as is every launcher script's.
-  if (cmdline.includes(PLUGIN_BINARY)) return "provider";
+  if (cmdline.includes(PLUGIN_EXECUTABLE)) return "provider";
   if (cmdline.includes("pulumi/cmd/run")) return "program";
   if (cmdline.includes("language-host/main.js")) return "languageHost";
   return "other";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 
 import { EXPORT_USAGE, exportCommand } from "./export";
 import { type CliIo, UsageError, processIo, reportFailure } from "./io";
-import { RECOVER_USAGE, recoverCommand } from "./recover";
+import { recoverCommand, recoverUsage } from "./recover";
 import { SUMMARY_USAGE, summaryCommand } from "./summary";
 import { VALIDATE_USAGE, validateCommand } from "./validate";
 
@@ -26,7 +26,7 @@ Commands:
 
 ${EXPORT_USAGE}
 
-${RECOVER_USAGE}
+${recoverUsage("notification-handlers")}
 
 ${SUMMARY_USAGE}
 

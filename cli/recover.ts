@@ -26,9 +26,10 @@ import {
   providerConfig,
 } from "./state-json";
 
-export const RECOVER_USAGE = `Usage:
-  notification-handlers recover [--stack NAME] [--since DATETIME] [--dry-run]
-  notification-handlers recover --state EXPORT.json --since DATETIME [--output FILE]
+/** The command's usage, as `program` runs it (this package's bin, or the plugin's executable). */
+export const recoverUsage = (program: string): string => `Usage:
+  ${program} recover [--stack NAME] [--since DATETIME] [--dry-run]
+  ${program} recover --state EXPORT.json --since DATETIME [--output FILE]
 
   Run in the project folder before \`pulumi up\` after a deploy was cut off. Each pending create of a
   handler becomes the resource it made (exactly one handler of the same values, made since the
@@ -52,11 +53,18 @@ interface RecoverRequest {
   output: string | undefined;
 }
 
-/** Runs the command; resolves to its exit code (1 when anything was refused). */
-export async function recoverCommand(args: string[], io: CliIo): Promise<number> {
+/**
+ * Runs the command; resolves to its exit code (1 when anything was refused). `program` names what
+ * runs it in the usage: this package's bin, or the plugin's executable (`provider/plugin/command-line.ts`).
+ */
+export async function recoverCommand(
+  args: string[],
+  io: CliIo,
+  program = "notification-handlers",
+): Promise<number> {
   const request = parseRequest(args, io);
   if (request === undefined) {
-    io.stdout.write(`${RECOVER_USAGE}\n`);
+    io.stdout.write(`${recoverUsage(program)}\n`);
     return 0;
   }
   const pulumi = (pulumiArgs: string[], input?: string): Promise<string> =>
@@ -197,7 +205,15 @@ function runPulumi(args: string[], io: CliIo, input?: string): Promise<string> {
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));
     child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
-    child.once("error", (error) => fail(new CommandError(`could not run pulumi: ${error.message}`)));
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      fail(
+        new CommandError(
+          error.code === "ENOENT"
+            ? "could not run pulumi: the Pulumi CLI is not on PATH"
+            : `could not run pulumi: ${error.message}`,
+        ),
+      ),
+    );
     child.once("close", (code) => {
       if (code === 0) return done(stdout);
       const said = stderr.trim().split("\n").slice(-3).join(" ");

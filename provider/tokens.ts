@@ -6,6 +6,9 @@
 /** The package name: the plugin is `pulumi-resource-<name>`, its configuration keys `<name>:<key>`. */
 export const PACKAGE_NAME = "notification-handlers";
 
+/** The plugin's executable, as the engine looks for it and as its tarball holds it. */
+export const PLUGIN_EXECUTABLE = `pulumi-resource-${PACKAGE_NAME}`;
+
 /** The resource's type token. */
 export const HANDLER_RESOURCE_TOKEN = `${PACKAGE_NAME}:index:NotificationHandler`;
 

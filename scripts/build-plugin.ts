@@ -16,10 +16,8 @@ import { join } from "node:path";
 
 import { build } from "esbuild";
 
+import { PLUGIN_EXECUTABLE } from "../provider/tokens";
 import { REPOSITORY_ROOT } from "./user-project";
-
-/** The plugin's executable, as the engine looks for it. */
-export const PLUGIN_BINARY = "pulumi-resource-notification-handlers";
 // The fuse Node.js's single-executable support looks for in its binary (Node's documentation).
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 
@@ -50,7 +48,7 @@ function packageVersion(root: string): string {
 }
 
 /** The tarball's name in its folder, as Pulumi names a plugin's release asset. */
-const tarballName = (version: string): string => `${PLUGIN_BINARY}-v${version}-${platform()}.tar.gz`;
+const tarballName = (version: string): string => `${PLUGIN_EXECUTABLE}-v${version}-${platform()}.tar.gz`;
 
 /** The tarball `npm run build:plugin` writes for this checkout's version. */
 export function pluginTarball(root = REPOSITORY_ROOT): string {
@@ -86,7 +84,7 @@ export async function buildPlugin(plugin: PluginBuild = PLUGIN_BUILD): Promise<s
   writeFileSync(config, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true }));
   execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "pipe" });
 
-  const binary = join(work, PLUGIN_BINARY);
+  const binary = join(work, PLUGIN_EXECUTABLE);
   copyFileSync(process.execPath, binary);
   execFileSync(
     process.execPath,
@@ -102,7 +100,7 @@ export async function buildPlugin(plugin: PluginBuild = PLUGIN_BUILD): Promise<s
   );
 
   const tarball = join(out, tarballName(version));
-  execFileSync("tar", ["-czf", tarball, "-C", work, PLUGIN_BINARY]);
+  execFileSync("tar", ["-czf", tarball, "-C", work, PLUGIN_EXECUTABLE]);
   rmSync(work, { recursive: true, force: true });
   return tarball;
 }

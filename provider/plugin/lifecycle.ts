@@ -3,26 +3,12 @@
  * own address last; the plugin answers with its port and a newline as the first bytes on stdout, then
  * serves until the engine ends it with a signal.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-
 import type { ServingPlugin } from "./serve";
-
-/** The version the single executable was built with (scripts/build-plugin.ts); unset under plain Node.js. */
-declare const PLUGIN_VERSION: string | undefined;
-
-/** This package's version: the executable's, else its package.json's. */
-function packageVersion(): string {
-  if (typeof PLUGIN_VERSION === "string") return PLUGIN_VERSION;
-  const manifest = JSON.parse(readFileSync(join(__dirname, "..", "..", "..", "package.json"), "utf8")) as {
-    version: string;
-  };
-  return manifest.version;
-}
+import { pluginVersion } from "./version";
 
 /** Starts the server `start` makes for this package's version, and serves as a plugin until ended. */
 export function runAsPlugin(start: (version: string) => Promise<ServingPlugin>): void {
-  start(packageVersion()).then(
+  start(pluginVersion()).then(
     (server) => {
       process.stdout.write(`${server.port}\n`);
       // The engine ends its plugins with a signal once it is done with them.

@@ -5,13 +5,14 @@
  * (docs/interrupted-deploys.md): `pulumi cancel`, `notification-handlers recover`, `pulumi up`. Then
  * a destroy cut off the same way, and `pulumi destroy` again.
  */
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { cutOff, exportState, handlerIds } from "./cut-off";
 import { listAll, runItSteps, UserSession } from "./user-path";
 
 const COUNT = 12;
@@ -21,39 +22,6 @@ for (let i = 0; i < ${COUNT}; i++) {
   new NotificationHandler(\`h\${i}\`, { type: "email", name: \`Handler \${i}\`, email: \`h\${i}@example.com\` });
 }
 `;
-
-/**
- * Kills with SIGKILL every process whose environment carries `marker`: Pulumi starts its plugins in
- * process groups of their own, so killing the CLI's group leaves them running.
- */
-async function killMarked(marker: string): Promise<number> {
-  let killed = 0;
-  for (const pid of await readdir("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    const environ = await readFile(join("/proc", pid, "environ"), "latin1").catch(() => "");
-    if (!environ.split("\0").includes(marker)) continue;
-    try {
-      process.kill(Number(pid), "SIGKILL");
-      killed += 1;
-    } catch {
-      // It ended meanwhile.
-    }
-  }
-  return killed;
-}
-
-/** Runs `command` in the session and kills it, and what it started, once `until` holds. */
-async function cutOff(session: UserSession, command: string, until: () => Promise<boolean>): Promise<void> {
-  const marker = `RECOVER_TEST_RUN=${process.pid}-${Date.now()}`;
-  const stop = new AbortController();
-  const run = session.sh(`${marker} ${command}`, true, stop.signal);
-  for (let i = 0; i < 600 && !(await until()); i += 1) await new Promise((r) => setTimeout(r, 100));
-  // The proxy reports a request before forwarding it: let the last one reach the server.
-  await new Promise((r) => setTimeout(r, 300));
-  stop.abort();
-  await run;
-  await killMarked(marker);
-}
 
 describe("a deploy cut off by SIGKILL, recovered with notification-handlers recover", () => {
   let session: UserSession | undefined;
@@ -102,9 +70,7 @@ describe("a deploy cut off by SIGKILL, recovered with notification-handlers reco
     expect(locked.stderr).toMatch(/the stack is currently locked by 1 lock/);
     await s.mustSh("pulumi cancel --yes");
 
-    const state = JSON.parse((await s.mustSh("pulumi stack export", false)).stdout) as {
-      deployment: { resources: { type: string; id?: string }[]; pending_operations?: { type: string }[] };
-    };
+    const state = await exportState(s);
     const recorded = state.deployment.resources.filter((r) => r.type.endsWith(":NotificationHandler"));
     const pending = state.deployment.pending_operations ?? [];
     expect(pending.length).toBeGreaterThan(0);
@@ -123,12 +89,8 @@ describe("a deploy cut off by SIGKILL, recovered with notification-handlers reco
     const handlers = await listAll(client);
     expect(handlers).toHaveLength(COUNT);
     expect(new Set(handlers.map((h) => h.name)).size).toBe(COUNT);
-    const after = JSON.parse((await s.mustSh("pulumi stack export", false)).stdout) as typeof state;
-    const ids = after.deployment.resources
-      .filter((r) => r.type.endsWith(":NotificationHandler"))
-      .map((r) => Number(r.id))
-      .sort((a, b) => a - b);
-    expect(ids).toEqual(handlers.map((h) => h.id));
+    const after = await exportState(s);
+    expect(handlerIds(after)).toEqual(handlers.map((h) => h.id));
     expect(after.deployment.pending_operations ?? []).toEqual([]);
     expect(JSON.stringify(after).includes(key), "the API key in the state").toBe(false);
     expect(s.transcript.join("\n").includes(key), "the API key in the output").toBe(false);

@@ -1,9 +1,14 @@
-/** The compiled `notification-handlers` command run as a process, as the integration tests run it. */
+/**
+ * The compiled `notification-handlers` command run as a process, as the integration tests run it (or
+ * another compiled entry that takes a command line: the plugin's).
+ */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 
 const BIN = join(__dirname, "..", "..", "dist", "cli", "main.js");
+/** The compiled plugin's entry, which also runs commands (`provider/plugin/command-line.ts`). */
+export const PLUGIN_ENTRY = join(__dirname, "..", "..", "dist", "provider", "plugin", "main.js");
 
 /** What a run of the command gave. */
 export interface CliRun {
@@ -12,13 +17,16 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the compiled command in `cwd` with only the variables it reads set, `input` on stdin. */
+/**
+ * Runs the compiled command (or the entry `options.bin`) in `cwd` with only the variables it reads
+ * set, `input` on stdin.
+ */
 export async function runCli(
   args: string[],
   env: Record<string, string>,
-  options: { input?: string; cwd?: string } = {},
+  options: { input?: string; cwd?: string; bin?: string } = {},
 ): Promise<CliRun> {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["pipe", "pipe", "pipe"],
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),

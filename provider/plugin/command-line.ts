@@ -1,0 +1,60 @@
+/**
+ * The plugin's executable run by a person or a workflow rather than by the engine: it carries
+ * `recover` (the same code as `notification-handlers recover`), so a runner with no Node.js recovers
+ * a cut-off deploy with the executable `pulumi plugin install` put there (docs/interrupted-deploys.md).
+ * The engine starts a plugin with optional flags (`--logtostderr`, `-v=9`, `--tracing URL`) and its
+ * own address `host:port` last, so a first argument that is neither a flag nor an address is a command.
+ */
+import { type CliIo, UsageError, reportFailure } from "../../cli/io";
+import { recoverCommand, recoverUsage } from "../../cli/recover";
+import { PLUGIN_EXECUTABLE } from "../tokens";
+
+const USAGE = `Usage: ${PLUGIN_EXECUTABLE} <command> [options]
+
+The notification-handlers resource provider plugin. Pulumi starts it with its own address as the
+last argument; run by hand, it carries a command for machines with no Node.js.
+
+Commands:
+  recover   after a deploy was cut off, record the handlers its pending creates made
+  version   print the plugin's version
+
+${recoverUsage(PLUGIN_EXECUTABLE)}`;
+
+/** The words a person runs the executable with; anything else starting with `-` is the engine's. */
+const COMMANDS = new Set(["recover", "version", "--version", "help", "--help", "-h"]);
+
+/** Whether `args` ask for a command (or are no plugin start at all) rather than the engine's start of the plugin. */
+export function isCommandLine(args: readonly string[]): boolean {
+  const [first] = args;
+  if (first === undefined) return true; // the engine always passes its address
+  if (COMMANDS.has(first)) return true;
+  // Flags first, or only the address (`127.0.0.1:4321`, `[::1]:4321`): the engine's start.
+  return !first.startsWith("-") && !/:\d+$/.test(first);
+}
+
+/** Runs the command `args` name; resolves to its exit code (2 for a usage mistake). */
+export async function runCommandLine(args: string[], io: CliIo, version: string): Promise<number> {
+  const [command, ...rest] = args;
+  try {
+    switch (command) {
+      case "recover":
+        return await recoverCommand(rest, io, PLUGIN_EXECUTABLE);
+      case "version":
+      case "--version":
+        io.stdout.write(`${version}\n`);
+        return 0;
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout.write(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(
+          `unknown command "${command}": use recover or version (Pulumi starts the plugin with its address)`,
+        );
+    }
+  } catch (error) {
+    return reportFailure(PLUGIN_EXECUTABLE, error, io);
+  }
+}

@@ -1,0 +1,15 @@
+/** The plugin's version: fixed in the single executable at build, else read from the package. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** The version the single executable was built with (scripts/build-plugin.ts); unset under plain Node.js. */
+declare const PLUGIN_VERSION: string | undefined;
+
+/** This package's version: the executable's, else its package.json's. */
+export function pluginVersion(): string {
+  if (typeof PLUGIN_VERSION === "string") return PLUGIN_VERSION;
+  const manifest = JSON.parse(readFileSync(join(__dirname, "..", "..", "..", "package.json"), "utf8")) as {
+    version: string;
+  };
+  return manifest.version;
+}

@@ -1,0 +1,126 @@
+/**
+ * A Pulumi YAML deploy cut off mid-run and recovered with the plugin's executable, on a runner path
+ * with no Node.js: the plugin installed from its tarball as examples/yaml-program's README says, a
+ * program of 12 handlers, its writes slowed at the fault proxy, `pulumi up` killed with SIGKILL (its
+ * process group and the plugin, in a group of its own) once some handlers exist; then `pulumi cancel`,
+ * `pulumi-resource-notification-handlers recover` from where `pulumi plugin install` put it, `pulumi
+ * up`, and a destroy (docs/interrupted-deploys.md).
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+import { afterAll, describe, expect, inject, it } from "vitest";
+
+import { NotificationHandlersClient } from "../../sdk/client/client";
+import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { cutOff, exportState, handlerIds } from "./cut-off";
+import { listAll, runItSteps, UserSession } from "./user-path";
+
+const COUNT = 12;
+const PROGRAM = [
+  "name: recover-plugin",
+  "runtime: yaml",
+  "resources:",
+  ...Array.from({ length: COUNT }, (_, i) =>
+    [
+      `  h${i}:`,
+      "    type: notification-handlers:index:NotificationHandler",
+      `    properties: { type: email, name: Handler ${i}, email: h${i}@example.com }`,
+    ].join("\n"),
+  ),
+  "",
+].join("\n");
+
+// As docs/interrupted-deploys.md gives it; then the same with no folder holding `node` on PATH.
+const RECOVER = `PLUGIN="\${PULUMI_HOME:-$HOME/.pulumi}/plugins/resource-notification-handlers-v0.2.0/pulumi-resource-notification-handlers"
+NO_NODE_PATH=$(printf '%s' "$PATH" | tr ':' '\\n' | while read -r dir; do [ -x "$dir/node" ] || printf '%s:' "$dir"; done)
+(
+  export PATH="\${NO_NODE_PATH%:}"
+  if command -v node; then echo "node is still on PATH" >&2; exit 90; fi
+  "$PLUGIN" recover
+)`;
+
+describe("a YAML deploy cut off by SIGKILL, recovered with the plugin's executable", () => {
+  let session: UserSession | undefined;
+  let client: NotificationHandlersClient | undefined;
+  let proxy: FaultProxy | undefined;
+
+  afterAll(async () => {
+    await client?.close();
+    await proxy?.close();
+    await session?.dispose();
+  });
+
+  it("leaves no duplicate and no orphan after cancel, the plugin's recover and up", async () => {
+    const timings: string[] = [];
+    let mark = Date.now();
+    const lap = (what: string): void => {
+      timings.push(`${what} ${((Date.now() - mark) / 1000).toFixed(1)} s`);
+      mark = Date.now();
+    };
+    const steps = await runItSteps("yaml-program");
+    session = await UserSession.start("yaml-program", { pathFirst: inject("enginePath") });
+    const s = session;
+    await s.step(steps[0]!); // npm install, the keys, the servers
+    await s.step(steps[1]!); // pulumi plugin install from the tarball
+    await writeFile(join(s.project, "Pulumi.yaml"), PROGRAM);
+    const key = await s.variable("KEY");
+    client = new NotificationHandlersClient({ baseURL: s.url!, apiKey: key, maxRetries: 0 });
+    // Every request through the proxy answers 0.8 s late, so handlers exist while their creates are
+    // still in flight.
+    proxy = await startFaultProxy(s.url!, { rate: 1, kinds: ["slow"], slowMs: 800 });
+    await s.mustSh(
+      [
+        "export PULUMI_CONFIG_PASSPHRASE=local-only",
+        "pulumi login --local",
+        "pulumi stack init dev",
+        `pulumi config set notification-handlers:baseUrl ${proxy.url}`,
+        'pulumi config set --secret notification-handlers:apiKey "$KEY"',
+      ].join("\n"),
+    );
+    lap("setup");
+
+    const posts = (): Promise<boolean> =>
+      Promise.resolve(proxy!.faults.filter((f) => f.startsWith("fault slow POST ")).length >= 4);
+    await cutOff(s, "pulumi up --yes --skip-preview", posts);
+    lap("up, cut off");
+    const made = (await listAll(client)).length;
+    expect(made).toBeGreaterThanOrEqual(4);
+    await s.mustSh("pulumi cancel --yes");
+
+    const state = await exportState(s);
+    const recorded = handlerIds(state);
+    const pending = state.deployment.pending_operations ?? [];
+    expect(pending.length).toBeGreaterThan(0);
+    expect(pending.every((p) => p.type === "creating")).toBe(true);
+
+    const recover = await s.mustSh(RECOVER);
+    lap("recover");
+    const lines = recover.stdout.trim().split("\n");
+    expect(lines.filter((l) => l.startsWith("refused "))).toEqual([]);
+    const imported = lines.filter((l) => l.startsWith("imported "));
+    for (const line of imported) expect(line).toContain("notification-handlers:index:NotificationHandler::h");
+    expect(recorded.length + imported.length).toBe(made); // every handler in the API, in the state
+    expect(lines.length).toBe(pending.length + 1);
+    expect(lines.at(-1)).toMatch(/^state written \(\d+ imported, \d+ cleared\)$/);
+
+    await s.mustSh("pulumi up --yes --skip-preview");
+    lap("up");
+    const handlers = await listAll(client);
+    expect(handlers).toHaveLength(COUNT);
+    expect(new Set(handlers.map((h) => h.name)).size).toBe(COUNT);
+    const after = await exportState(s);
+    expect(handlerIds(after)).toEqual(handlers.map((h) => h.id)); // 0 duplicates, 0 orphans
+    expect(after.deployment.pending_operations ?? []).toEqual([]);
+    expect(JSON.stringify(after).includes(key), "the API key in the state").toBe(false);
+    expect(s.transcript.join("\n").includes(key), "the API key in the output").toBe(false);
+
+    await s.mustSh("pulumi destroy --yes --skip-preview");
+    lap("destroy");
+    expect(await listAll(client)).toEqual([]);
+    process.stderr.write(
+      `[cli-recover-plugin] ${made} of ${COUNT} made before the kill, ${recorded.length} recorded, ` +
+        `${imported.length} imported; ${timings.join(", ")}\n`,
+    );
+  }, 120_000);
+});
