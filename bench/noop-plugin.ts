@@ -23,8 +23,8 @@ import { packageInfo } from "../provider/plugin/package-info";
 import { type ServedMethods, servePlugin } from "../provider/plugin/serve";
 import { unary } from "../provider/plugin/unary";
 
-/** The no-op's methods: the inputs come back as they came (secrets still wrapped), nothing is written. */
-function noopProvider(version: string): Omit<ServedMethods, "invoke"> {
+/** The no-op's methods (no lookups, no components): the inputs come back as they came (secrets still wrapped), nothing is written. */
+function noopProvider(version: string): Omit<ServedMethods, "invoke" | "construct"> {
   return {
     ...packageInfo(version),
     checkConfig: unary((request) => new CheckResponse().setInputs(request.getNews())),

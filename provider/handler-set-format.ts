@@ -98,6 +98,12 @@ export function formatProblem(problem: SetProblem): string {
   return problem.path === "" ? `${where}: ${problem.rule}` : `${where}: ${problem.path}: ${problem.rule}`;
 }
 
+/** A set's problems as one message: their count, then one `FILE:LINE:COLUMN: key.field: rule` line each. */
+export function describeProblems(problems: readonly SetProblem[]): string {
+  const count = `${problems.length} problem${problems.length === 1 ? "" : "s"}`;
+  return `the handler set has ${count}; nothing was changed:\n${problems.map(formatProblem).join("\n")}`;
+}
+
 /** Reads and checks YAML files as one set: keys are unique across them. */
 export function readSetFiles(sources: readonly SetSource[]): SetReading {
   const reader = new SetReader();

@@ -6,15 +6,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { fieldByProperty, fieldViolation } from "../sdk/client/catalog";
-import { matchFiles, readSetSources } from "./handler-set-sources";
-import {
-  formatProblem,
-  readSetData,
-  readSetFiles,
-  type SetEntry,
-  type SetProblem,
-} from "./handler-set-format";
+import { describeProblems, type SetEntry, type SetProblem } from "./handler-set-format";
+import { entryInputs, readHandlerSet, readSetSecrets } from "./handler-set-entries";
 import type { UpdateStrategy } from "../sdk/client/settings";
 import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "./resource";
 
@@ -36,10 +29,7 @@ export interface HandlerSetArgs {
  */
 export class HandlerSetError extends pulumi.RunError {
   constructor(readonly problems: readonly SetProblem[]) {
-    super(
-      `the handler set has ${problems.length} problem${problems.length === 1 ? "" : "s"}; nothing was changed:\n` +
-        problems.map(formatProblem).join("\n"),
-    );
+    super(describeProblems(problems));
     this.name = "HandlerSetError";
   }
 }
@@ -59,18 +49,9 @@ export class HandlerSet extends pulumi.ComponentResource {
     const handlers: Record<string, NotificationHandler> = {};
     for (const entry of entries) {
       const resourceArgs = {
-        type: entry.type,
-        ...(entry.name !== undefined && { name: entry.name }),
-        ...(entry.isEnabled !== undefined && { isEnabled: entry.isEnabled }),
-        ...(entry.adopt !== undefined && { adopt: entry.adopt }),
+        ...entryInputs(entry, (reference) => secrets.get(reference)!),
         ...(args.connection !== undefined && { connection: args.connection }),
         ...(args.updateStrategy !== undefined && { updateStrategy: args.updateStrategy }),
-        ...Object.fromEntries(
-          Object.entries(entry.fields).map(([property, value]) => [
-            property,
-            typeof value === "string" ? value : secrets.get(value.secret)!,
-          ]),
-        ),
       } as NotificationHandlerArgs;
       handlers[entry.key] = new NotificationHandler(entry.key, resourceArgs, {
         parent: this,
@@ -84,55 +65,17 @@ export class HandlerSet extends pulumi.ComponentResource {
 
 /** The set's entries, or a `HandlerSetError` naming every problem of every file. */
 function checkedEntries(args: HandlerSetArgs): SetEntry[] {
-  if ((args.files === undefined) === (args.handlers === undefined)) {
-    throw new pulumi.RunError(
-      "HandlerSet takes either files (paths or globs of YAML files) or handlers (the set as data)",
-    );
-  }
-  const problems: SetProblem[] = [];
-  const files = new Set<string>();
-  for (const pattern of args.files ?? []) {
-    const matched = matchFiles(pattern, process.cwd());
-    if (matched.length === 0) problems.push({ file: pattern, path: "", rule: "no file matches" });
-    for (const file of matched) files.add(file);
-  }
-  const { sources, problems: unreadable } = readSetSources(files, process.cwd());
-  problems.push(...unreadable);
-  const reading =
-    args.handlers !== undefined ? readSetData(args.handlers, "handlers") : readSetFiles(sources);
-  problems.push(...reading.problems);
-  if (problems.length > 0) throw new HandlerSetError(problems);
+  const reading = readHandlerSet(args, process.cwd());
+  if ("refused" in reading) throw new pulumi.RunError(reading.refused);
+  if (reading.problems.length > 0) throw new HandlerSetError(reading.problems);
   return reading.entries;
 }
 
-/**
- * Every secret the entries reference, read from the stack's config and checked with the field's
- * rule: a key not set, or a value the rule refuses, is a problem of the entry's line. Neither the
- * value nor the key is repeated in a message (a key written by mistake may be the secret itself).
- */
+/** Every secret the entries reference, from the stack's config; a `HandlerSetError` names what is amiss. */
 function readSecrets(entries: readonly SetEntry[]): Map<string, pulumi.Output<string>> {
-  const secrets = new Map<string, pulumi.Output<string>>();
-  const problems: SetProblem[] = [];
-  for (const entry of entries) {
-    for (const [property, value] of Object.entries(entry.fields)) {
-      if (typeof value === "string") continue;
-      const fail = (rule: string): void => {
-        problems.push({ ...(entry.fieldsAt[property] ?? entry.at), path: `${entry.key}.${property}`, rule });
-      };
-      const key = value.secret.includes(":") ? value.secret : `${pulumi.getProject()}:${value.secret}`;
-      const configured = pulumi.runtime.getConfig(key);
-      if (configured === undefined) {
-        fail(
-          "the stack's config has no value for its secret key: set it with " +
-            "`pulumi config set --secret <key> ...`",
-        );
-        continue;
-      }
-      const violation = fieldViolation(fieldByProperty(property)!, configured);
-      if (violation !== undefined) fail(`the value in the stack's config ${violation}`);
-      else secrets.set(value.secret, pulumi.secret(configured));
-    }
-  }
+  const { values, problems } = readSetSecrets(entries, pulumi.getProject(), (key) =>
+    pulumi.runtime.getConfig(key),
+  );
   if (problems.length > 0) throw new HandlerSetError(problems);
-  return secrets;
+  return new Map([...values].map(([reference, value]) => [reference, pulumi.secret(value)]));
 }

@@ -12,6 +12,7 @@ import {
   RULE_DESCRIPTIONS,
 } from "../sdk/client/catalog";
 import { type Setting, SETTINGS, type UpdateStrategy, UPDATE_STRATEGIES } from "../sdk/client/settings";
+import { HANDLER_SET_TOKEN } from "./tokens";
 
 /** The package's name: the first part of every token, and the prefix of its config keys. */
 export const PACKAGE_NAME = "notification-handlers";
@@ -23,6 +24,8 @@ export const HANDLER_TYPE_TOKEN = `${PACKAGE_NAME}:index:HandlerType`;
 export const UPDATE_STRATEGY_TOKEN = `${PACKAGE_NAME}:index:UpdateStrategy`;
 /** The object type a lookup returns for one handler. */
 export const HANDLER_INFO_TOKEN = `${PACKAGE_NAME}:index:NotificationHandlerInfo`;
+/** Pulumi's own type of any value: what a set given as data holds is checked by the set's rules. */
+export const ANY_TOKEN = "pulumi.json#/Any";
 /** The lookup of one handler by name. */
 export const GET_HANDLER_TOKEN = `${PACKAGE_NAME}:index:getNotificationHandler`;
 /** The lookup of every handler that matches a filter. */
@@ -58,6 +61,8 @@ export interface EnumSpec {
 /** A resource of the schema, the provider's own included: its inputs and its outputs. */
 export interface ResourceSpec {
   description: string;
+  /** A component: the plugin builds it, and its children, through Construct. */
+  isComponent?: boolean;
   inputProperties: Record<string, PropertySpec>;
   requiredInputs?: string[];
   properties?: Record<string, PropertySpec>;
@@ -234,6 +239,44 @@ function notificationHandler(): ResourceSpec {
   };
 }
 
+function handlerSet(): ResourceSpec {
+  return {
+    description:
+      "Notification handlers declared as data: one `NotificationHandler` per entry of YAML files " +
+      "(or of `handlers`), each a child of the set. Every file is read and checked, and every " +
+      "`{ secret: <stack config key> }` read from the stack's config, before anything is registered: " +
+      "a set with a problem fails with one `FILE:LINE:COLUMN: key.field: rule` line per problem and changes nothing.",
+    isComponent: true,
+    inputProperties: {
+      files: {
+        type: "array",
+        items: { type: "string" },
+        description:
+          "YAML files, paths or globs (`handlers/*.yaml`; `*`, `?`, `[...]`, `**`) relative to the " +
+          "program's folder, read as one set. Either this or `handlers`.",
+      },
+      handlers: {
+        type: "object",
+        additionalProperties: { $ref: ANY_TOKEN },
+        description:
+          "The set as data: resource keys to handlers, as a file would hold them. Either this or `files`.",
+      },
+      updateStrategy: {
+        ...ref(UPDATE_STRATEGY_TOKEN),
+        description: `${UPDATE_STRATEGY_MEANING} For every handler of the set; defaults to the provider's \`updateStrategy\`.`,
+      },
+    },
+    properties: {
+      handlerIds: {
+        type: "object",
+        additionalProperties: { type: "integer" },
+        description: "Each handler's id in the API, by resource key.",
+      },
+    },
+    required: ["handlerIds"],
+  };
+}
+
 function lookups(): Record<string, FunctionSpec> {
   const type = described(ref(HANDLER_TYPE_TOKEN), "Only handlers of this type.");
   return {
@@ -320,7 +363,7 @@ export function pulumiSchema(): PulumiPackageSchema {
       inputProperties: config,
     },
     types: types(),
-    resources: { [NOTIFICATION_HANDLER_TOKEN]: notificationHandler() },
+    resources: { [NOTIFICATION_HANDLER_TOKEN]: notificationHandler(), [HANDLER_SET_TOKEN]: handlerSet() },
     functions: lookups(),
     // The SDKs' present layout (sdk/go its own Go module, the version stamped into every SDK), as
     // `pulumi package gen-sdk` writes it (docs/plugin.md#sdks-for-python-go-and-net).

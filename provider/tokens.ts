@@ -17,3 +17,6 @@ export const GET_HANDLER_TOKEN = `${PACKAGE_NAME}:index:getNotificationHandler`;
 
 /** The token of the lookup of every handler that matches a filter. */
 export const GET_HANDLERS_TOKEN = `${PACKAGE_NAME}:index:getNotificationHandlers`;
+
+/** The `HandlerSet` component's type token: the plugin builds it through Construct. */
+export const HANDLER_SET_TOKEN = `${PACKAGE_NAME}:index:HandlerSet`;

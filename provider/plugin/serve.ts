@@ -1,7 +1,7 @@
 /**
  * The gRPC plumbing of a plugin: a table of methods served as `pulumirpc.ResourceProvider` on
  * 127.0.0.1, without TLS, as the engine expects of a resource provider plugin. Methods left out of
- * the table (Construct, Call, Attach, Parameterize, GetMapping, List...) answer UNIMPLEMENTED, which
+ * the table (Call, Attach, Parameterize, GetMapping, List...) answer UNIMPLEMENTED, which
  * the engine accepts. The plugin's table is `./server`'s; `bench/noop-plugin.ts` serves one that does
  * nothing.
  */
@@ -31,6 +31,7 @@ export type ServedMethods = Pick<
   | "update"
   | "delete"
   | "invoke"
+  | "construct"
   | "cancel"
 >;
 

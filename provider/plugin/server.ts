@@ -6,6 +6,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 
 import { ProviderContext } from "../context";
 import { checkConfig, configure, diffConfig } from "./config-calls";
+import { construct } from "./construct";
 import { invoke } from "./invoke";
 import { packageInfo } from "./package-info";
 import { check, create, diff, read, remove, update } from "./resource-calls";
@@ -32,6 +33,7 @@ export function resourceProvider(ctx: ProviderContext, version: string): ServedM
     update: unary((request) => update(ctx, request)),
     delete: unary((request) => remove(ctx, request)),
     invoke: unary((request) => invoke(ctx, request)),
+    construct: unary(construct),
     cancel: unary(() => {
       ctx.cancellation.cancel();
       return new Empty();

@@ -4,7 +4,8 @@
  * client, in front of the reference server. The calls follow a resource's life: configuration,
  * checks, create, drift, update, import, lookups, delete, cancel.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import {
   CheckRequest,
   ConfigureRequest,
   type ConfigureResponse,
+  ConstructRequest,
   CreateRequest,
   DeleteRequest,
   DiffRequest,
@@ -312,6 +314,66 @@ describe("the plugin over gRPC", () => {
       details:
         'unknown resource type "notification-handlers:index:Monitor": this provider manages notification-handlers:index:NotificationHandler only',
     });
+  });
+
+  it("Construct refuses another component and bad sources, and a set with a problem before any registration", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "plugin-construct-"));
+    try {
+      const file = join(folder, "set.yaml");
+      // Nothing listens on the monitor's address: a registration would fail with a connection error.
+      const construct = (
+        inputs: Record<string, unknown>,
+        config: Record<string, string> = {},
+      ): Promise<unknown> => {
+        const request = new ConstructRequest()
+          .setType("notification-handlers:index:HandlerSet")
+          .setName("alerts")
+          .setProject("plugin")
+          .setStack("test")
+          .setMonitorendpoint("127.0.0.1:1")
+          .setInputs(struct(inputs));
+        for (const [key, value] of Object.entries(config)) request.getConfigMap().set(key, value);
+        return plugin().construct(request);
+      };
+      const refused = (details: string): object => ({ code: grpc.status.INVALID_ARGUMENT, details });
+      await expect(
+        plugin().construct(new ConstructRequest().setType("notification-handlers:index:Other").setName("x")),
+      ).rejects.toMatchObject(
+        refused(
+          'unknown component type "notification-handlers:index:Other": this provider has notification-handlers:index:HandlerSet only',
+        ),
+      );
+      await expect(construct({ files: "set.yaml" })).rejects.toMatchObject(
+        refused("HandlerSet: files must be a list of strings (paths or globs of YAML files)"),
+      );
+      await expect(construct({ files: [file], handlers: {} })).rejects.toMatchObject(
+        refused("HandlerSet takes either files (paths or globs of YAML files) or handlers (the set as data)"),
+      );
+
+      writeFileSync(file, "oncall:\n  type: email\n  email: not-an-address\n");
+      await expect(construct({ files: [file] })).rejects.toMatchObject({
+        code: grpc.status.UNKNOWN,
+        details: `the handler set has 1 problem; nothing was changed:\n${file}:3:10: oncall.email: must be an email address`,
+      });
+      writeFileSync(file, "chat:\n  type: slack\n  slack: { secret: hook }\n");
+      const missing =
+        "the stack's config has no value for its secret key: set it with `pulumi config set --secret <key> ...`";
+      await expect(construct({ files: [file] })).rejects.toMatchObject({
+        details: `the handler set has 1 problem; nothing was changed:\n${file}:3:10: chat.slack: ${missing}`,
+      });
+      // The config as the engine spells a key, its value checked with the field's rule and never shown.
+      await expect(
+        construct({ files: [file] }, { "plugin:config:hook": "http://plain" }),
+      ).rejects.toMatchObject({
+        details: `the handler set has 1 problem; nothing was changed:\n${file}:3:10: chat.slack: the value in the stack's config must be an absolute https URL`,
+      });
+      await expect(construct({ handlers: { x: { type: "email" } } })).rejects.toMatchObject({
+        details:
+          "the handler set has 1 problem; nothing was changed:\nhandlers: x.email: is required for type email",
+      });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("Delete removes the handler from the server", async () => {

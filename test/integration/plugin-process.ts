@@ -15,6 +15,8 @@ import {
   type CheckResponse,
   ConfigureRequest,
   type ConfigureResponse,
+  type ConstructRequest,
+  type ConstructResponse,
   type CreateRequest,
   type CreateResponse,
   type DeleteRequest,
@@ -118,6 +120,8 @@ export class PluginProcess {
   update = (r: UpdateRequest): Promise<UpdateResponse> => unary((done) => this.client.update(r, done));
   delete = (r: DeleteRequest): Promise<Empty> => unary((done) => this.client.delete(r, done));
   invoke = (r: InvokeRequest): Promise<InvokeResponse> => unary((done) => this.client.invoke(r, done));
+  construct = (r: ConstructRequest): Promise<ConstructResponse> =>
+    unary((done) => this.client.construct(r, done));
   cancel = (r: Empty): Promise<Empty> => unary((done) => this.client.cancel(r, done));
 
   /** Ends the process as the engine does, with a signal. */

@@ -72,6 +72,16 @@ describe("the SDKs generated from the schema", () => {
     for (const plain of PLAIN_PROPERTIES) expect(secrets).not.toContain(plain);
   });
 
+  it("writes the HandlerSet component in Python and Go, built remotely by the plugin", () => {
+    const python = read("python/pulumi_notification_handlers/handler_set.py");
+    expect(python).toContain("remote=True");
+    expect(python).toContain("files: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None");
+    expect(python).toContain("def handler_ids(self)");
+    const go = read("go/notificationhandlers/handlerSet.go");
+    expect(go).toContain("RegisterRemoteComponentResource");
+    expect(go).toContain("Files pulumi.StringArrayInput");
+  });
+
   it("writes a .NET project of the package's version, saying it is not compiled here", () => {
     expect(existsSync(join(out, "dotnet", "NotificationHandler.cs"))).toBe(true);
     expect(read("dotnet/NotificationHandlers.NotificationHandlers.csproj")).toContain(

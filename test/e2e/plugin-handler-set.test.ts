@@ -1,0 +1,161 @@
+/**
+ * `HandlerSet` from every language: a Pulumi YAML program (`fixtures/handler-set-plugin`) declares the
+ * component, and the plugin (its executable extracted from the tarball into the folder
+ * `plugins.providers` names) builds it through Construct, under the Pulumi CLI run from outside the
+ * project (`--cwd`), so the patterns are proved relative to the program's folder. The handlers of two
+ * files are made on the set's explicit provider, a changed file updates its one handler, and a file with a problem fails the preview
+ * and the up with its `FILE:LINE:COLUMN` line, writing nothing. The rules themselves are proved at
+ * the format's level: `unit/provider-handler-set-format`.
+ */
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+import { pluginTarball } from "../../scripts/build-plugin";
+import {
+  mustRun,
+  runCommand,
+  scratchFolder,
+  userEnvironment,
+  type CommandResult,
+} from "../../scripts/user-project";
+import { type TestServer, startServer } from "./harness";
+
+const FIXTURE = join(__dirname, "..", "fixtures", "handler-set-plugin");
+const WEBHOOK = "https://hooks.slack.com/services/T000/B000/PLUGIN";
+
+let server: TestServer | undefined;
+let root = "";
+let key = "";
+let project = "";
+let pulumi: (...args: string[]) => Promise<CommandResult> = () => Promise.reject(new Error("not set up"));
+
+/** The user's handlers as `type name` lines, with their ids by name. */
+async function handlers(): Promise<{ summary: string[]; ids: Map<string, number> }> {
+  const all = await server!.handlers(key);
+  return {
+    summary: all.map((h) => `${h.type} ${h.name}`).sort(),
+    ids: new Map(all.map((h) => [h.name, h.id])),
+  };
+}
+
+/** The resources of the stack's state, as `type::name` and the name of their provider resource. */
+async function stateResources(): Promise<string[]> {
+  const exported = await pulumi("stack", "export");
+  const { deployment } = JSON.parse(exported.stdout) as {
+    deployment: { resources?: { urn: string; provider?: string }[] };
+  };
+  return (deployment.resources ?? []).map((r) =>
+    [r.urn.split("::").slice(2).join("::"), r.provider?.split("::").at(-2)].filter(Boolean).join(" "),
+  );
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  key = await server.newKey();
+  root = await scratchFolder("plugin-handler-set");
+  project = join(root, "project");
+  await cp(FIXTURE, project, { recursive: true });
+  await mkdir(join(project, "plugin-bin"), { recursive: true });
+  await mkdir(join(root, "state"), { recursive: true });
+  const env = userEnvironment({
+    home: join(root, "home"),
+    pathFirst: inject("enginePath"),
+    extra: {
+      PULUMI_HOME: join(root, "home", ".pulumi"),
+      PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "local-only",
+    },
+  });
+  // The CLI runs from the folder above the project: the set's patterns must not depend on it.
+  const options = { cwd: root, env };
+  pulumi = (...args) => runCommand("pulumi", ["--cwd", project, ...args], options);
+  const must = async (...args: string[]): Promise<void> => {
+    await mustRun("pulumi", ["--cwd", project, ...args], options);
+  };
+  await mustRun("tar", ["-xzf", pluginTarball(), "-C", join(project, "plugin-bin")], options);
+  await must("stack", "init", "test");
+  await must("config", "set", "url", server.url);
+  await must("config", "set", "--secret", "key", key);
+  await must("config", "set", "--secret", "platformSlackWebhook", WEBHOOK);
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (root !== "") await rm(root, { recursive: true, force: true });
+});
+
+describe("a HandlerSet of a Pulumi YAML program, built by the plugin", () => {
+  it("makes one handler per entry of the files, children of the set, and outputs their ids", async () => {
+    const up = await pulumi("up", "--yes", "--skip-preview");
+    expect(up.code, up.stderr).toBe(0);
+    const { summary, ids } = await handlers();
+    expect(summary).toEqual([
+      "email Platform on-call",
+      "internal_notification Payments inbox",
+      "slack Platform Slack",
+    ]);
+    const slack = (await server!.handlers(key)).find((h) => h.type === "slack");
+    expect(slack?.settings).toEqual({ slack: WEBHOOK });
+
+    const output = await pulumi("stack", "output", "handlerIds", "--json");
+    expect(JSON.parse(output.stdout)).toEqual({
+      "platform-oncall": ids.get("Platform on-call"),
+      "platform-slack": ids.get("Platform Slack"),
+      "payments-inbox": ids.get("Payments inbox"),
+    });
+    const set = "notification-handlers:index:HandlerSet";
+    const child = `${set}$notification-handlers:index:NotificationHandler`;
+    expect((await stateResources()).filter((r) => r.includes("HandlerSet")).sort()).toEqual([
+      `${child}::payments-inbox account`,
+      `${child}::platform-oncall account`,
+      `${child}::platform-slack account`,
+      `${set}::alerts`,
+    ]);
+    const state = (await pulumi("stack", "export")).stdout;
+    for (const secret of [key, WEBHOOK]) {
+      expect(state.includes(secret), "a secret in the state").toBe(false);
+      expect(`${up.stdout}${up.stderr}`.includes(secret), "a secret in the output").toBe(false);
+    }
+  });
+
+  it("previews, then updates in place, the one handler whose entry changed", async () => {
+    const before = await handlers();
+    const file = join(project, "handlers", "payments.yaml");
+    await writeFile(file, (await readFile(file, "utf8")).replace("Payments inbox", "Payments status"));
+    const preview = await pulumi("preview");
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.stdout).toMatch(/1 to update/);
+    expect((await handlers()).summary).toEqual(before.summary);
+    const up = await pulumi("up", "--yes", "--skip-preview");
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.stdout).toMatch(/1 updated/);
+    const after = await handlers();
+    expect(after.ids.get("Payments status")).toBe(before.ids.get("Payments inbox"));
+    expect(after.ids.get("Platform on-call")).toBe(before.ids.get("Platform on-call"));
+    expect(after.summary).toHaveLength(3);
+  });
+
+  it("fails the preview and the up on a file with a problem, naming its line, and writes nothing", async () => {
+    const before = await server!.handlers(key);
+    const state = await stateResources();
+    await writeFile(
+      join(project, "handlers", "search.yaml"),
+      "search-oncall:\n  type: email\n  email: not-an-address\n",
+    );
+    const expected = "handlers/search.yaml:3:10: search-oncall.email: must be an email address";
+    const preview = await pulumi("preview");
+    expect(preview.code).not.toBe(0);
+    expect(`${preview.stdout}${preview.stderr}`).toContain(
+      "the handler set has 1 problem; nothing was changed:",
+    );
+    expect(`${preview.stdout}${preview.stderr}`).toContain(expected);
+
+    const up = await pulumi("up", "--yes", "--skip-preview");
+    expect(up.code).not.toBe(0);
+    expect(`${up.stdout}${up.stderr}`).toContain(expected);
+    expect(await server!.handlers(key)).toEqual(before);
+    expect(await stateResources()).toEqual(state);
+  });
+});
