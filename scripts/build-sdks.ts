@@ -75,8 +75,14 @@ export async function buildGenerators(toolsDir: string): Promise<string[]> {
   return paths;
 }
 
+/** Where `npm run build:sdks` writes: the checkout's `sdk/`, the generator in `dist/tools/`. */
+export const CHECKOUT_SDKS: SdkOptions = {
+  outDir: join(REPOSITORY_ROOT, "sdk"),
+  toolsDir: join(REPOSITORY_ROOT, "dist", "tools"),
+};
+
 /** Builds the generator and writes every SDK (see the file comment); returns the generator's report. */
-export async function generateSdks(options: SdkOptions): Promise<string> {
+export async function generateSdks(options: SdkOptions = CHECKOUT_SDKS): Promise<string> {
   const version = options.version ?? (await packageVersion());
   const generators = await buildGenerators(options.toolsDir);
   const args = ["-schema", join(REPOSITORY_ROOT, SCHEMA_FILE), "-version", version, "-out", options.outDir];
@@ -86,10 +92,7 @@ export async function generateSdks(options: SdkOptions): Promise<string> {
 }
 
 if (require.main === module) {
-  generateSdks({
-    outDir: join(REPOSITORY_ROOT, "sdk"),
-    toolsDir: join(REPOSITORY_ROOT, "dist", "tools"),
-  }).then(
+  generateSdks().then(
     (report) => process.stdout.write(report),
     (error: unknown) => {
       process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

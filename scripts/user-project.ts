@@ -136,6 +136,8 @@ function isInstallProduct(path: string): boolean {
   const name = basename(path);
   return (
     name === "node_modules" ||
+    name === "venv" ||
+    name === "__pycache__" ||
     name === ".data" ||
     name === "package-lock.json" ||
     /^Pulumi\..+\.yaml$/.test(name)
@@ -173,7 +175,22 @@ export async function copyExample(options: CopyExampleOptions, root = REPOSITORY
     for (const [name, spec] of Object.entries(options.packages)) if (name in deps) deps[name] = spec;
   }
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  await pinGoReplacements(source, options.destination);
   return options.destination;
+}
+
+/**
+ * A `replace` in the copy's go.mod by a relative path (the generated SDK, `../../sdk/go`) becomes that
+ * path's absolute one from the example's folder: the copy is outside the checkout.
+ */
+async function pinGoReplacements(source: string, destination: string): Promise<void> {
+  const goMod = join(destination, "go.mod");
+  if (!existsSync(goMod)) return;
+  const text = await readFile(goMod, "utf8");
+  await writeFile(
+    goMod,
+    text.replace(/=>\s*(\.\.?\/\S*)/g, (_, path: string) => `=> ${resolve(source, path)}`),
+  );
 }
 
 /**
@@ -200,13 +217,36 @@ function globalNpmConfig(): string {
   return execFileSync("npm", ["config", "get", "globalconfig"], { encoding: "utf8" }).trim();
 }
 
+let knownCaches: Record<string, string> | undefined;
+
+/**
+ * The machine's Go build and module caches and pip's cache, where a user's Go and pip find them under
+ * the user's home (the sessions' home is a scratch one): compiling the Pulumi SDK for Go, or fetching
+ * a wheel, is done once per machine, as for a user. Go's only where Go is installed.
+ */
+function machineCaches(): Record<string, string> {
+  if (knownCaches !== undefined) return knownCaches;
+  const pip =
+    process.env.PIP_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pip");
+  knownCaches = { PIP_CACHE_DIR: pip };
+  try {
+    const [build = "", modules = ""] = execFileSync("go", ["env", "GOCACHE", "GOMODCACHE"], {
+      encoding: "utf8",
+    }).split("\n");
+    knownCaches = { ...knownCaches, GOCACHE: build, GOMODCACHE: modules };
+  } catch {
+    // No Go on the machine: a Go program says so when it runs.
+  }
+  return knownCaches;
+}
+
 /** Variables of the test runner, npm scripts, Pulumi and the provider, which a user's shell lacks. */
 const NOT_THE_USERS =
   /^(npm_|PULUMI_|NOTIFICATION_HANDLERS_|VITEST|TEST$|NODE_ENV$|NODE_OPTIONS$|INIT_CWD$|PWD$|OLDPWD$)/i;
 
 /**
- * The environment of a user's shell: the machine's (its proxy and certificate settings included),
- * without the variables of the test runner, npm scripts, Pulumi and the provider, and without any
+ * The environment of a user's shell: the machine's (its proxy and certificate settings included, and
+ * its package and build caches), without the variables of the test runner, npm scripts, Pulumi and the provider, and without any
  * folder of this repository on PATH, so that what runs is the copy's own node_modules.
  */
 export function userEnvironment(options: UserEnvironmentOptions): NodeJS.ProcessEnv {
@@ -231,6 +271,7 @@ export function userEnvironment(options: UserEnvironmentOptions): NodeJS.Process
     npm_config_cache: join(homedir(), ".npm"),
     npm_config_update_notifier: "false",
     npm_config_before: REGISTRY_SNAPSHOT.before,
+    ...machineCaches(),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     // The machine may be offline: the engine must not try to download plugins.
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",

@@ -1,10 +1,9 @@
 /**
  * The Go language host through the Pulumi CLI in project folders: the project's own where no Pulumi
  * is installed, else the installed one (the test holds for both). The programs register no resource
- * but the stack, whose outputs show what reached them. They build with the machine's Go caches, as
- * a user's would: the SDK compiles once, and later runs link only.
+ * but the stack, whose outputs show what reached them. They build with the machine's Go caches (see
+ * `userEnvironment`), as a user's would: the SDK compiles once, and later runs link only.
  */
-import { execFileSync } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -60,16 +59,6 @@ func main() {
 }
 `;
 
-/** The machine's Go caches, which a user's shell finds under the user's home; the tests' home is a scratch one. */
-function machineGoCaches(): Record<string, string> {
-  const [cache = "", modules = ""] = execFileSync("go", ["env", "GOCACHE", "GOMODCACHE"], {
-    encoding: "utf8",
-  })
-    .trim()
-    .split("\n");
-  return { GOCACHE: cache, GOMODCACHE: modules };
-}
-
 describe("the Go language host, through the Pulumi CLI in a project folder", () => {
   let root = "";
   let env: NodeJS.ProcessEnv = {};
@@ -116,7 +105,6 @@ describe("the Go language host, through the Pulumi CLI in a project folder", () 
         PULUMI_HOME: join(root, "home", ".pulumi"),
         PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
         PULUMI_CONFIG_PASSPHRASE: "test-only",
-        ...machineGoCaches(),
         // The programs' binaries go under the user's cache: the scratch home's, removed after.
         XDG_CACHE_HOME: join(root, "home", ".cache"),
       },

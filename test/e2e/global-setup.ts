@@ -1,13 +1,15 @@
 /**
  * Before any e2e worker starts: makes the Pulumi engine available once (building it from Go takes
  * minutes the first time; later runs find it in the user's cache folder), with a Node.js language host
- * (an installed one, else the project's own), and packs the package as npm would publish it, for the tests on the user's path.
+ * (an installed one, else the project's own), builds the plugin's tarball and the SDKs, and packs the
+ * package as npm would publish it, for the tests on the user's path.
  */
 import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 
 import { buildPlugin } from "../../scripts/build-plugin";
+import { generateSdks } from "../../scripts/build-sdks";
 import { enginePath, ensureEngine } from "../../scripts/engine";
 import { type PackageSpecs, packPackages, scratchFolder } from "../../scripts/user-project";
 
@@ -17,8 +19,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     log: (line) => process.stderr.write(`[engine] ${line}\n`),
     yaml: true,
   });
-  // The provider plugin's tarball where `npm run build:plugin` writes it, for the READMEs that install it.
+  // The provider plugin's tarball where `npm run build:plugin` writes it, and the SDKs where
+  // `npm run build:sdks` writes them, for the READMEs that install them.
   await buildPlugin();
+  await generateSdks();
   project.provide("engineBinDir", engine.binDir);
   project.provide("enginePath", enginePath(engine));
 

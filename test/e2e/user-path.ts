@@ -12,7 +12,8 @@
  * HOME says, so the session sets `PULUMI_BACKEND_URL` (which wins over the login) to a folder of its
  * own, and `PULUMI_HOME` with it: the stacks of the tests never mix with the machine's. The copy
  * starts with the node_modules of an earlier real install of the same dependencies in the same run
- * (`seedDependencies`), as on a machine that installed them before; the README's `npm install` runs.
+ * (`seedDependencies`), and a Python project with its virtual environment (`seedVirtualenv`), as on a
+ * machine that installed them before; the README's `npm install` and `pip install` run.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -22,6 +23,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 import { inject } from "vitest";
+import { parse as parseYaml } from "yaml";
 
 import type { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
@@ -60,18 +62,12 @@ export async function installedVersion(session: UserSession, name: string): Prom
 }
 
 /**
- * Puts into `project` the node_modules and lockfile of a finished `npm install` of the same
- * dependencies, so that the README's own `npm install` runs as written and finds the tree complete.
- * The first project of each set of dependencies in a test run installs it for real, from the packed
- * tarball and the registry snapshot (the others wait for it): one install proves what each would,
- * and installing the same tree again took most of the suite's time.
+ * The folder `key` under the run's installs, which `build` fills the first time a project of the run
+ * asks for it (the others wait for it): one real install proves what each would, and installing the
+ * same tree again took most of the suite's time.
  */
-export async function seedDependencies(project: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const manifest = await readFile(join(project, "package.json"), "utf8");
-  const { dependencies, devDependencies } = JSON.parse(manifest) as Record<string, object | undefined>;
-  const set = [dependencies, devDependencies].map((deps) => Object.entries(deps ?? {}).sort());
-  const key = createHash("sha256").update(JSON.stringify(set)).digest("hex");
-  const template = join(inject("installs"), key.slice(0, 16));
+async function installedOnce(key: string, build: (folder: string) => Promise<void>): Promise<string> {
+  const template = join(inject("installs"), key);
   const ready = join(template, "ready");
   const failed = join(template, "failed");
   const mine = await mkdir(template).then(
@@ -82,9 +78,8 @@ export async function seedDependencies(project: string, env: NodeJS.ProcessEnv):
     },
   );
   if (mine) {
-    await writeFile(join(template, "package.json"), manifest);
     try {
-      await mustRun("npm", ["install", "--no-audit", "--no-fund"], { cwd: template, env });
+      await build(template);
       await writeFile(ready, "");
     } catch (error) {
       await writeFile(failed, String(error));
@@ -97,10 +92,55 @@ export async function seedDependencies(project: string, env: NodeJS.ProcessEnv):
     if (waited > 1_200) throw new Error(`installing ${template} took more than 10 minutes`);
     await new Promise((r) => setTimeout(r, 500));
   }
+  return template;
+}
+
+/** A short content hash, naming a shared install. */
+const hashOf = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 16);
+
+/**
+ * Puts into `project` the node_modules and lockfile of a finished `npm install` of the same
+ * dependencies (see {@link installedOnce}), from the packed tarball and the registry snapshot, so that
+ * the README's own `npm install` runs as written and finds the tree complete.
+ */
+export async function seedDependencies(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const manifest = await readFile(join(project, "package.json"), "utf8");
+  const { dependencies, devDependencies } = JSON.parse(manifest) as Record<string, object | undefined>;
+  const set = [dependencies, devDependencies].map((deps) => Object.entries(deps ?? {}).sort());
+  const template = await installedOnce(hashOf(JSON.stringify(set)), async (folder) => {
+    await writeFile(join(folder, "package.json"), manifest);
+    await mustRun("npm", ["install", "--no-audit", "--no-fund"], { cwd: folder, env });
+  });
   await mustRun("cp", ["-a", join(template, "node_modules"), join(template, "package-lock.json"), project], {
     cwd: project,
     env,
   });
+}
+
+/**
+ * Puts into a Python project the virtual environment its Pulumi.yaml names, with its
+ * `requirements.txt` installed (see {@link installedOnce}): installing `pulumi` takes about 25 s. The
+ * README's own `python3 -m venv` and `pip install` run as written and find it complete; they call pip
+ * as `venv/bin/python -m pip`, which holds in a moved environment, where `venv/bin/pip` would not.
+ */
+export async function seedVirtualenv(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const settings = parseYaml(await readFile(join(project, "Pulumi.yaml"), "utf8")) as {
+    runtime?: { options?: { virtualenv?: unknown } };
+  };
+  const virtualenv = settings.runtime?.options?.virtualenv;
+  const requirementsFile = join(project, "requirements.txt");
+  if (typeof virtualenv !== "string" || !existsSync(requirementsFile)) return;
+  const requirements = await readFile(requirementsFile, "utf8");
+  const template = await installedOnce(`venv-${hashOf(requirements)}`, async (folder) => {
+    await writeFile(join(folder, "requirements.txt"), requirements);
+    await mustRun("python3", ["-m", "venv", "venv"], { cwd: folder, env });
+    const python = join(folder, "venv", "bin", "python");
+    await mustRun(python, ["-m", "pip", "install", "--quiet", "-r", "requirements.txt"], {
+      cwd: folder,
+      env,
+    });
+  });
+  await mustRun("cp", ["-a", join(template, "venv"), join(project, virtualenv)], { cwd: project, env });
 }
 
 /** One ```sh block of a README's "Run it" section, with the paragraph before it. */
@@ -147,7 +187,8 @@ export class UserSession {
   /**
    * Copies `examples/<example>` (or the project at `options.source`, relative to the repository) to a
    * scratch folder, its package dependency on the packed tarball, seeded with an earlier install of
-   * its dependencies unless `options.seed` is false (a test that installs them its own way).
+   * its dependencies (and virtual environment) unless `options.seed` is false (a test that installs
+   * them its own way).
    */
   static async start(
     example: string,
@@ -172,7 +213,10 @@ export class UserSession {
       },
     });
     await mkdir(join(root, "state"), { recursive: true });
-    if (options.seed !== false) await seedDependencies(project, env);
+    if (options.seed !== false) {
+      await seedDependencies(project, env);
+      await seedVirtualenv(project, env);
+    }
     return new UserSession(root, project, envFile, env);
   }
 
