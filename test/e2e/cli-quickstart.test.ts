@@ -9,7 +9,8 @@ import { NotificationHandlersClient } from "../../sdk/client/client";
 import { NotFoundError } from "../../sdk/client/errors";
 import { REGISTRY_SNAPSHOT } from "../../scripts/user-project";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
-import { installedVersion, listAll, runItSteps, UserSession, type ReadmeStep } from "./user-path";
+import { storyStep } from "./story-step";
+import { installedVersion, listAll, runItSteps, UserSession } from "./user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
 const CHANGED_WEBHOOK = "https://hooks.slack.com/services/T000/B000/CHANGED-IN-THE-UI";
@@ -17,108 +18,110 @@ const CHANGED_WEBHOOK = "https://hooks.slack.com/services/T000/B000/CHANGED-IN-T
 describe("examples/quickstart, run as its README says with the Pulumi CLI", () => {
   let session: UserSession | undefined;
   let client: NotificationHandlersClient | undefined;
-  let steps: ReadmeStep[] = [];
-  let key = "";
-  let ids: Record<"oncallId" | "slackId" | "pagerId" | "inboxId", number>;
 
   afterAll(async () => {
     await client?.close();
     await session?.dispose();
   });
 
-  it("installs the packed package, starts the server and brings the stack up", async () => {
+  // One story: each step acts on the stack the steps before it left.
+  it("brings the stack up, repairs drift made in the API, keeps secrets out, and destroys it", async () => {
     const pathFirst = inject("enginePath");
-    steps = await runItSteps("quickstart");
+    const steps = await runItSteps("quickstart");
     expect(steps).toHaveLength(4);
     session = await UserSession.start("quickstart", { pathFirst });
+    const s = session;
 
-    await session.step(steps[0]!);
-    key = await session.variable("KEY");
-    expect(key.length).toBeGreaterThanOrEqual(16);
-    expect(session.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    // What npm installed is the packed package, and the program's own @pulumi/pulumi: the newest 3.x
-    // of the registry snapshot the tests install from.
-    const installed = await session.mustSh("npm ls pulumi-notification-handlers --json", false);
-    expect(installed.stdout).toContain(".tgz");
-    expect(await installedVersion(session, "@pulumi/pulumi")).toBe(REGISTRY_SNAPSHOT.newestPulumi);
-    client = new NotificationHandlersClient({ baseURL: session.url!, apiKey: key, maxRetries: 0 });
-
-    const [up] = await session.step(steps[1]!);
-    expect(up!.stdout).toMatch(/5 created/);
-    const outputs = await session.mustSh("pulumi stack output --json");
-    ids = JSON.parse(outputs.stdout) as typeof ids;
-    const handlers = await listAll(client);
-    const byId = (id: number): NotificationHandlerRecord | undefined => handlers.find((h) => h.id === id);
-    expect(handlers).toHaveLength(4);
-    expect(byId(ids.oncallId)).toMatchObject({
-      type: "email",
-      name: "On-call email",
-      settings: { email: "oncall@example.com" },
+    const key = await storyStep("install the packed package and start the server", async () => {
+      await s.step(steps[0]!);
+      const key = await s.variable("KEY");
+      expect(key.length).toBeGreaterThanOrEqual(16);
+      expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      // What npm installed is the packed package, and the program's own @pulumi/pulumi: the newest 3.x
+      // of the registry snapshot the tests install from.
+      const installed = await s.mustSh("npm ls pulumi-notification-handlers --json", false);
+      expect(installed.stdout).toContain(".tgz");
+      expect(await installedVersion(s, "@pulumi/pulumi")).toBe(REGISTRY_SNAPSHOT.newestPulumi);
+      return key;
     });
-    expect(byId(ids.slackId)).toMatchObject({
-      type: "slack",
-      name: "Team Slack",
-      settings: { slack: SLACK_WEBHOOK },
-    });
-    expect(byId(ids.pagerId)).toMatchObject({ type: "twilio", name: "Pager SMS", is_enabled: true });
-    expect(byId(ids.inboxId)).toMatchObject({ type: "internal_notification", name: "Status inbox" });
-  });
+    client = new NotificationHandlersClient({ baseURL: s.url!, apiKey: key, maxRetries: 0 });
+    const api = client;
 
-  it("shows a rename and a delete made in the API in preview; up repairs them", async () => {
-    expect(ids, "the stack is up").toBeDefined();
-    const s = session!;
-    await s.step(steps[2]!);
-    expect((await client!.notificationHandlers.retrieve(ids.oncallId)).name).toBe("Renamed in the web UI");
-    await expect(client!.notificationHandlers.retrieve(ids.pagerId)).rejects.toBeInstanceOf(NotFoundError);
-
-    const [repair] = await s.step(steps[3]!);
-    const printed = repair!.stdout;
-    // The preview: the edit and the delete, without --refresh.
-    expect(printed).toContain(`handler ${ids.oncallId} ("On-call email") differs from the program`);
-    expect(printed).toContain(`handler ${ids.pagerId} ("Pager SMS") no longer exists in the API`);
-
-    const handlers = await listAll(client!);
-    expect(handlers).toHaveLength(4);
-    expect(handlers.find((h) => h.id === ids.oncallId)?.name).toBe("On-call email");
-    const pager = handlers.find((h) => h.type === "twilio");
-    expect(pager?.name).toBe("Pager SMS");
-    expect(pager?.id).not.toBe(ids.pagerId);
-  });
-
-  it("shows a secret changed in the API without printing it, and up puts it back", async () => {
-    expect(ids, "the stack is up").toBeDefined();
-    const s = session!;
-    await client!.notificationHandlers.update(ids.slackId, { slack: CHANGED_WEBHOOK });
-
-    const preview = await s.mustSh("pulumi preview --diff");
-    const printed = `${preview.stdout}\n${preview.stderr}`;
-    expect(printed).toContain(`handler ${ids.slackId} ("Team Slack") differs from the program`);
-    expect(printed).toMatch(/team-slack\][^~]*slack\s*: \[secret\]/);
-    expect(printed).toContain("slack: live [secret], desired [secret]");
-
-    await s.mustSh("pulumi up --yes");
-    expect((await client!.notificationHandlers.retrieve(ids.slackId)).settings).toMatchObject({
-      slack: SLACK_WEBHOOK,
+    const ids = await storyStep("up", async () => {
+      const [up] = await s.step(steps[1]!);
+      expect(up!.stdout).toMatch(/5 created/);
+      const outputs = await s.mustSh("pulumi stack output --json");
+      const ids = JSON.parse(outputs.stdout) as Record<
+        "oncallId" | "slackId" | "pagerId" | "inboxId",
+        number
+      >;
+      const handlers = await listAll(api);
+      const byId = (id: number): NotificationHandlerRecord | undefined => handlers.find((h) => h.id === id);
+      expect(handlers).toHaveLength(4);
+      expect(byId(ids.oncallId)).toMatchObject({
+        type: "email",
+        name: "On-call email",
+        settings: { email: "oncall@example.com" },
+      });
+      expect(byId(ids.slackId)).toMatchObject({
+        type: "slack",
+        name: "Team Slack",
+        settings: { slack: SLACK_WEBHOOK },
+      });
+      expect(byId(ids.pagerId)).toMatchObject({ type: "twilio", name: "Pager SMS", is_enabled: true });
+      expect(byId(ids.inboxId)).toMatchObject({ type: "internal_notification", name: "Status inbox" });
+      return ids;
     });
 
-    await s.mustSh("pulumi refresh --yes");
-    await s.mustSh("pulumi preview --expect-no-changes");
-  });
+    await storyStep("a rename and a delete in the API, shown by preview, repaired by up", async () => {
+      await s.step(steps[2]!);
+      expect((await api.notificationHandlers.retrieve(ids.oncallId)).name).toBe("Renamed in the web UI");
+      await expect(api.notificationHandlers.retrieve(ids.pagerId)).rejects.toBeInstanceOf(NotFoundError);
 
-  it("keeps the API key and the webhook URL out of the state and of everything printed", async () => {
-    expect(ids, "the stack is up").toBeDefined();
-    const s = session!;
-    const state = await s.mustSh("pulumi stack export", false);
-    expect(state.stdout).toContain("notification-handlers:NotificationHandler");
-    for (const secret of [key, SLACK_WEBHOOK, CHANGED_WEBHOOK]) {
-      expect(state.stdout.includes(secret), "a secret in the exported state").toBe(false);
-      expect(s.transcript.join("\n").includes(secret), "a secret in the CLI's output").toBe(false);
-    }
-  });
+      const [repair] = await s.step(steps[3]!);
+      const printed = repair!.stdout;
+      // The preview: the edit and the delete, without --refresh.
+      expect(printed).toContain(`handler ${ids.oncallId} ("On-call email") differs from the program`);
+      expect(printed).toContain(`handler ${ids.pagerId} ("Pager SMS") no longer exists in the API`);
 
-  it("destroys every handler it made", async () => {
-    expect(ids, "the stack is up").toBeDefined();
-    await session!.mustSh("pulumi destroy --yes");
-    expect(await listAll(client!)).toEqual([]);
+      const handlers = await listAll(api);
+      expect(handlers).toHaveLength(4);
+      expect(handlers.find((h) => h.id === ids.oncallId)?.name).toBe("On-call email");
+      const pager = handlers.find((h) => h.type === "twilio");
+      expect(pager?.name).toBe("Pager SMS");
+      expect(pager?.id).not.toBe(ids.pagerId);
+    });
+
+    await storyStep("a secret changed in the API, shown without its value, put back by up", async () => {
+      await api.notificationHandlers.update(ids.slackId, { slack: CHANGED_WEBHOOK });
+
+      const preview = await s.mustSh("pulumi preview --diff");
+      const printed = `${preview.stdout}\n${preview.stderr}`;
+      expect(printed).toContain(`handler ${ids.slackId} ("Team Slack") differs from the program`);
+      expect(printed).toMatch(/team-slack\][^~]*slack\s*: \[secret\]/);
+      expect(printed).toContain("slack: live [secret], desired [secret]");
+
+      await s.mustSh("pulumi up --yes");
+      expect((await api.notificationHandlers.retrieve(ids.slackId)).settings).toMatchObject({
+        slack: SLACK_WEBHOOK,
+      });
+
+      await s.mustSh("pulumi refresh --yes");
+      await s.mustSh("pulumi preview --expect-no-changes");
+    });
+
+    await storyStep("no API key or webhook URL in the state or in anything printed", async () => {
+      const state = await s.mustSh("pulumi stack export", false);
+      expect(state.stdout).toContain("notification-handlers:NotificationHandler");
+      for (const secret of [key, SLACK_WEBHOOK, CHANGED_WEBHOOK]) {
+        expect(state.stdout.includes(secret), "a secret in the exported state").toBe(false);
+        expect(s.transcript.join("\n").includes(secret), "a secret in the CLI's output").toBe(false);
+      }
+    });
+
+    await storyStep("destroy", async () => {
+      await s.mustSh("pulumi destroy --yes");
+      expect(await listAll(api)).toEqual([]);
+    });
   });
 });

@@ -21,6 +21,7 @@ import {
   type CommandResult,
 } from "../../scripts/user-project";
 import { type TestServer, startServer } from "./harness";
+import { storyStep } from "./story-step";
 
 const FIXTURE = join(__dirname, "..", "fixtures", "handler-set-plugin");
 const WEBHOOK = "https://hooks.slack.com/services/T000/B000/PLUGIN";
@@ -87,75 +88,78 @@ afterAll(async () => {
 });
 
 describe("a HandlerSet of a Pulumi YAML program, built by the plugin", () => {
-  it("makes one handler per entry of the files, children of the set, and outputs their ids", async () => {
-    const up = await pulumi("up", "--yes", "--skip-preview");
-    expect(up.code, up.stderr).toBe(0);
-    const { summary, ids } = await handlers();
-    expect(summary).toEqual([
-      "email Platform on-call",
-      "internal_notification Payments inbox",
-      "slack Platform Slack",
-    ]);
-    const slack = (await server!.handlers(key)).find((h) => h.type === "slack");
-    expect(slack?.settings).toEqual({ slack: WEBHOOK });
+  // One story: each step acts on the stack and the files the steps before it left.
+  it("makes a handler per entry, updates the one whose entry changed, and refuses a file with a problem", async () => {
+    await storyStep("up: a handler per entry, children of the set, their ids as outputs", async () => {
+      const up = await pulumi("up", "--yes", "--skip-preview");
+      expect(up.code, up.stderr).toBe(0);
+      const { summary, ids } = await handlers();
+      expect(summary).toEqual([
+        "email Platform on-call",
+        "internal_notification Payments inbox",
+        "slack Platform Slack",
+      ]);
+      const slack = (await server!.handlers(key)).find((h) => h.type === "slack");
+      expect(slack?.settings).toEqual({ slack: WEBHOOK });
 
-    const output = await pulumi("stack", "output", "handlerIds", "--json");
-    expect(JSON.parse(output.stdout)).toEqual({
-      "platform-oncall": ids.get("Platform on-call"),
-      "platform-slack": ids.get("Platform Slack"),
-      "payments-inbox": ids.get("Payments inbox"),
+      const output = await pulumi("stack", "output", "handlerIds", "--json");
+      expect(JSON.parse(output.stdout)).toEqual({
+        "platform-oncall": ids.get("Platform on-call"),
+        "platform-slack": ids.get("Platform Slack"),
+        "payments-inbox": ids.get("Payments inbox"),
+      });
+      const set = "notification-handlers:index:HandlerSet";
+      const child = `${set}$notification-handlers:index:NotificationHandler`;
+      expect((await stateResources()).filter((r) => r.includes("HandlerSet")).sort()).toEqual([
+        `${child}::payments-inbox account`,
+        `${child}::platform-oncall account`,
+        `${child}::platform-slack account`,
+        `${set}::alerts`,
+      ]);
+      const state = (await pulumi("stack", "export")).stdout;
+      for (const secret of [key, WEBHOOK]) {
+        expect(state.includes(secret), "a secret in the state").toBe(false);
+        expect(`${up.stdout}${up.stderr}`.includes(secret), "a secret in the output").toBe(false);
+      }
     });
-    const set = "notification-handlers:index:HandlerSet";
-    const child = `${set}$notification-handlers:index:NotificationHandler`;
-    expect((await stateResources()).filter((r) => r.includes("HandlerSet")).sort()).toEqual([
-      `${child}::payments-inbox account`,
-      `${child}::platform-oncall account`,
-      `${child}::platform-slack account`,
-      `${set}::alerts`,
-    ]);
-    const state = (await pulumi("stack", "export")).stdout;
-    for (const secret of [key, WEBHOOK]) {
-      expect(state.includes(secret), "a secret in the state").toBe(false);
-      expect(`${up.stdout}${up.stderr}`.includes(secret), "a secret in the output").toBe(false);
-    }
-  });
 
-  it("previews, then updates in place, the one handler whose entry changed", async () => {
-    const before = await handlers();
-    const file = join(project, "handlers", "payments.yaml");
-    await writeFile(file, (await readFile(file, "utf8")).replace("Payments inbox", "Payments status"));
-    const preview = await pulumi("preview");
-    expect(preview.code, preview.stderr).toBe(0);
-    expect(preview.stdout).toMatch(/1 to update/);
-    expect((await handlers()).summary).toEqual(before.summary);
-    const up = await pulumi("up", "--yes", "--skip-preview");
-    expect(up.code, up.stderr).toBe(0);
-    expect(up.stdout).toMatch(/1 updated/);
-    const after = await handlers();
-    expect(after.ids.get("Payments status")).toBe(before.ids.get("Payments inbox"));
-    expect(after.ids.get("Platform on-call")).toBe(before.ids.get("Platform on-call"));
-    expect(after.summary).toHaveLength(3);
-  });
+    await storyStep("a changed entry: previewed, then its one handler updated in place", async () => {
+      const before = await handlers();
+      const file = join(project, "handlers", "payments.yaml");
+      await writeFile(file, (await readFile(file, "utf8")).replace("Payments inbox", "Payments status"));
+      const preview = await pulumi("preview");
+      expect(preview.code, preview.stderr).toBe(0);
+      expect(preview.stdout).toMatch(/1 to update/);
+      expect((await handlers()).summary).toEqual(before.summary);
+      const up = await pulumi("up", "--yes", "--skip-preview");
+      expect(up.code, up.stderr).toBe(0);
+      expect(up.stdout).toMatch(/1 updated/);
+      const after = await handlers();
+      expect(after.ids.get("Payments status")).toBe(before.ids.get("Payments inbox"));
+      expect(after.ids.get("Platform on-call")).toBe(before.ids.get("Platform on-call"));
+      expect(after.summary).toHaveLength(3);
+    });
 
-  it("fails the preview and the up on a file with a problem, naming its line, and writes nothing", async () => {
-    const before = await server!.handlers(key);
-    const state = await stateResources();
-    await writeFile(
-      join(project, "handlers", "search.yaml"),
-      "search-oncall:\n  type: email\n  email: not-an-address\n",
-    );
-    const expected = "handlers/search.yaml:3:10: search-oncall.email: must be an email address";
-    const preview = await pulumi("preview");
-    expect(preview.code).not.toBe(0);
-    expect(`${preview.stdout}${preview.stderr}`).toContain(
-      "the handler set has 1 problem; nothing was changed:",
-    );
-    expect(`${preview.stdout}${preview.stderr}`).toContain(expected);
+    await storyStep("a file with a problem: preview and up fail naming its line, no write", async () => {
+      const before = await server!.handlers(key);
+      const state = await stateResources();
+      await writeFile(
+        join(project, "handlers", "search.yaml"),
+        "search-oncall:\n  type: email\n  email: not-an-address\n",
+      );
+      const expected = "handlers/search.yaml:3:10: search-oncall.email: must be an email address";
+      const preview = await pulumi("preview");
+      expect(preview.code).not.toBe(0);
+      expect(`${preview.stdout}${preview.stderr}`).toContain(
+        "the handler set has 1 problem; nothing was changed:",
+      );
+      expect(`${preview.stdout}${preview.stderr}`).toContain(expected);
 
-    const up = await pulumi("up", "--yes", "--skip-preview");
-    expect(up.code).not.toBe(0);
-    expect(`${up.stdout}${up.stderr}`).toContain(expected);
-    expect(await server!.handlers(key)).toEqual(before);
-    expect(await stateResources()).toEqual(state);
+      const up = await pulumi("up", "--yes", "--skip-preview");
+      expect(up.code).not.toBe(0);
+      expect(`${up.stdout}${up.stderr}`).toContain(expected);
+      expect(await server!.handlers(key)).toEqual(before);
+      expect(await stateResources()).toEqual(state);
+    });
   });
 });

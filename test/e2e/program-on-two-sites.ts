@@ -8,7 +8,8 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
-import { listAll, runItSteps, UserSession, type ReadmeStep } from "./user-path";
+import { storyStep } from "./story-step";
+import { listAll, runItSteps, UserSession } from "./user-path";
 
 // As the READMEs set it.
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";
@@ -28,8 +29,6 @@ export function describeProgramOnTwoSites({ example, installed }: ProgramExample
     let session: UserSession | undefined;
     let staging: NotificationHandlersClient | undefined;
     let production: NotificationHandlersClient | undefined;
-    let steps: ReadmeStep[] = [];
-    let ids: Outputs | undefined;
     const summary = async (client: NotificationHandlersClient): Promise<string[]> =>
       (await listAll(client)).map((h) => `${h.type} ${h.name}`).sort();
 
@@ -39,71 +38,76 @@ export function describeProgramOnTwoSites({ example, installed }: ProgramExample
       await session?.dispose();
     });
 
-    it("installs the plugin from its tarball and brings the program up on two sites", async () => {
-      steps = await runItSteps(example);
+    // One story: each step acts on the stack the steps before it left.
+    it("brings the program up on two sites, repairs drift, keeps secrets out, and destroys it", async () => {
+      const steps = await runItSteps(example);
       expect(steps).toHaveLength(4);
       session = await UserSession.start(example, { pathFirst: inject("enginePath") });
-      await session.step(steps[0]!);
+      const s = session;
+      await s.step(steps[0]!);
       staging = new NotificationHandlersClient({
-        baseURL: session.urls.get("8080")!,
-        apiKey: await session.variable("KEY"),
+        baseURL: s.urls.get("8080")!,
+        apiKey: await s.variable("KEY"),
       });
       production = new NotificationHandlersClient({
-        baseURL: session.urls.get("8081")!,
-        apiKey: await session.variable("PRODUCTION_KEY"),
+        baseURL: s.urls.get("8081")!,
+        apiKey: await s.variable("PRODUCTION_KEY"),
+      });
+      const sites = { staging, production };
+
+      await storyStep("install the plugin from its tarball", async () => {
+        const install = (await s.step(steps[1]!)).map((r) => `${r.stdout}${r.stderr}`).join("\n");
+        for (const text of ["notification-handlers-0.2.0", ...installed]) expect(install).toContain(text);
       });
 
-      const install = (await session.step(steps[1]!)).map((r) => `${r.stdout}${r.stderr}`).join("\n");
-      for (const text of ["notification-handlers-0.2.0", ...installed]) expect(install).toContain(text);
-      const [up] = await session.step(steps[2]!);
-      expect(up!.stdout).toMatch(/6 created/); // the stack, the second provider and four handlers
-      // The lookup's result is secret, as it holds the handler's settings: its id with it.
-      const outputs = await session.mustSh("pulumi stack output --json --show-secrets", false);
-      ids = JSON.parse(outputs.stdout) as Outputs;
+      const ids = await storyStep("up on two sites", async () => {
+        const [up] = await s.step(steps[2]!);
+        expect(up!.stdout).toMatch(/6 created/); // the stack, the second provider and four handlers
+        // The lookup's result is secret, as it holds the handler's settings: its id with it.
+        const outputs = await s.mustSh("pulumi stack output --json --show-secrets", false);
+        const ids = JSON.parse(outputs.stdout) as Outputs;
 
-      expect(await summary(staging)).toEqual([
-        "email On-call email",
-        "internal_notification Status inbox",
-        "slack Team Slack",
-        "webhook Status page",
-      ]);
-      expect(await summary(production)).toEqual(["twilio Production pager"]);
-      const handlers = await listAll(staging);
-      expect(handlers.find((h) => h.name === "Status inbox")?.id).toBe(ids.inboxId);
-      expect(handlers.find((h) => h.type === "email")?.id).toBe(ids.oncallId);
-      expect(handlers.find((h) => h.type === "email")?.settings).toEqual({ email: "oncall@example.com" });
-      expect(handlers.find((h) => h.type === "slack")?.settings).toEqual({ slack: SLACK_WEBHOOK });
-      expect(handlers.find((h) => h.type === "webhook")?.is_enabled).toBe(false);
-      const [pager] = await listAll(production);
-      expect(pager).toMatchObject({ id: ids.pagerId, settings: { twilio: "+15551234567" } });
-    });
+        expect(await summary(sites.staging)).toEqual([
+          "email On-call email",
+          "internal_notification Status inbox",
+          "slack Team Slack",
+          "webhook Status page",
+        ]);
+        expect(await summary(sites.production)).toEqual(["twilio Production pager"]);
+        const handlers = await listAll(sites.staging);
+        expect(handlers.find((h) => h.name === "Status inbox")?.id).toBe(ids.inboxId);
+        expect(handlers.find((h) => h.type === "email")?.id).toBe(ids.oncallId);
+        expect(handlers.find((h) => h.type === "email")?.settings).toEqual({ email: "oncall@example.com" });
+        expect(handlers.find((h) => h.type === "slack")?.settings).toEqual({ slack: SLACK_WEBHOOK });
+        expect(handlers.find((h) => h.type === "webhook")?.is_enabled).toBe(false);
+        const [pager] = await listAll(sites.production);
+        expect(pager).toMatchObject({ id: ids.pagerId, settings: { twilio: "+15551234567" } });
+        return ids;
+      });
 
-    it("names the drifted field in a plain preview, and up repairs it", async () => {
-      expect(ids, "the stack is up").toBeDefined();
-      const [repair] = await session!.step(steps[3]!);
-      expect(repair!.stdout).toMatch(/~ name: /); // the preview's detailed diff
-      expect(repair!.stdout).toMatch(/1 to update/);
-      expect(repair!.stdout).toMatch(/1 updated/);
-      expect((await staging!.notificationHandlers.retrieve(ids!.oncallId)).name).toBe("On-call email");
-    });
+      await storyStep("the drifted field named in a plain preview, repaired by up", async () => {
+        const [repair] = await s.step(steps[3]!);
+        expect(repair!.stdout).toMatch(/~ name: /); // the preview's detailed diff
+        expect(repair!.stdout).toMatch(/1 to update/);
+        expect(repair!.stdout).toMatch(/1 updated/);
+        expect((await sites.staging.notificationHandlers.retrieve(ids.oncallId)).name).toBe("On-call email");
+      });
 
-    it("keeps the keys and the webhook out of the state and of everything printed", async () => {
-      expect(ids, "the stack is up").toBeDefined();
-      const s = session!;
-      const state = await s.mustSh("pulumi stack export", false);
-      expect(state.stdout).toContain("notification-handlers:index:NotificationHandler");
-      const secrets = [await s.variable("KEY"), await s.variable("PRODUCTION_KEY"), SLACK_WEBHOOK];
-      for (const secret of secrets) {
-        expect(state.stdout.includes(secret), "a secret in the exported state").toBe(false);
-        expect(s.transcript.join("\n").includes(secret), "a secret in the CLI's output").toBe(false);
-      }
-    });
+      await storyStep("no key or webhook in the state or in anything printed", async () => {
+        const state = await s.mustSh("pulumi stack export", false);
+        expect(state.stdout).toContain("notification-handlers:index:NotificationHandler");
+        const secrets = [await s.variable("KEY"), await s.variable("PRODUCTION_KEY"), SLACK_WEBHOOK];
+        for (const secret of secrets) {
+          expect(state.stdout.includes(secret), "a secret in the exported state").toBe(false);
+          expect(s.transcript.join("\n").includes(secret), "a secret in the CLI's output").toBe(false);
+        }
+      });
 
-    it("destroys what the stack manages and leaves the inbox", async () => {
-      expect(ids, "the stack is up").toBeDefined();
-      await session!.mustSh("pulumi destroy --yes");
-      expect(await summary(staging!)).toEqual(["internal_notification Status inbox"]);
-      expect(await summary(production!)).toEqual([]);
+      await storyStep("destroy, which leaves the inbox the program only looks up", async () => {
+        await s.mustSh("pulumi destroy --yes");
+        expect(await summary(sites.staging)).toEqual(["internal_notification Status inbox"]);
+        expect(await summary(sites.production)).toEqual([]);
+      });
     });
   });
 }
