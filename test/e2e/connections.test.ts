@@ -17,6 +17,7 @@ import {
   providerConfig,
   startServer,
 } from "./harness";
+import { storyStep } from "./story-step";
 
 const STAGING_HOOK = "https://example.com/hooks/staging-secret-path";
 const PRODUCTION_HOOK = "https://example.com/hooks/production-secret-path";
@@ -30,10 +31,9 @@ describe("one stack, two sites", () => {
   let stagingKey = "";
   let productionKey = "";
   let rotatedKey = "";
-  let s: TestStack;
-  /** What the program declares; the tests change it between runs. */
-  const program = { moveHookToProduction: false };
-  const ids: Record<string, number> = {};
+  /** The ids of the handlers made by hand before the tests. */
+  let seeded = { stagingExisting: 0, manual1: 0, manual2: 0, productionExisting: 0 };
+  const stacks: TestStack[] = [];
 
   /** A site's connection from the program's stack config: `<site>Url`, and `<site>Key` as a secret. */
   const siteFromConfig = (site: string): { baseUrl: string; apiKey: PulumiModule.Output<string> } => {
@@ -51,18 +51,30 @@ describe("one stack, two sites", () => {
     productionKey = await production.newKey("prod-team");
     rotatedKey = await production.newKey("prod-team"); // a second key of the same account
     // A handler made by hand on each site, of the same name and type: only production's is adopted.
-    await staging.seed(stagingKey, { type: "email", name: "Existing", settings: { email: "e@example.com" } });
-    for (const name of ["Manual 1", "Manual 2"])
-      ids[name] = await production.seed(productionKey, { type: "internal_notification", name, settings: {} });
-    ids.existing = await production.seed(productionKey, {
-      type: "email",
-      name: "Existing",
-      settings: { email: "e@example.com" },
-    });
+    const existing = { type: "email", name: "Existing", settings: { email: "e@example.com" } } as const;
+    const manual = (name: string): Promise<number> =>
+      production.seed(productionKey, { type: "internal_notification", name, settings: {} });
+    seeded = {
+      stagingExisting: await staging.seed(stagingKey, existing),
+      manual1: await manual("Manual 1"),
+      manual2: await manual("Manual 2"),
+      productionExisting: await production.seed(productionKey, existing),
+    };
+  });
 
+  afterAll(async () => {
+    for (const s of stacks) await s.dispose();
+    await staging?.close();
+    await production?.close();
+  });
+
+  // One story: each step runs the stack the steps before it left, on the handlers they left.
+  it("creates on each site, moves a handler between them, takes a rotated key, refreshes and destroys", async () => {
+    /** What the program declares; the steps change it between runs. */
+    const program = { moveHookToProduction: false };
     const { NotificationHandler, getNotificationHandlersOutput } = pkg();
     const pulumi = nativeRequire("@pulumi/pulumi") as typeof PulumiModule;
-    s = await createStack({
+    const s = await createStack({
       // The provider's configuration is the staging site; production is an explicit connection.
       config: {
         ...providerConfig(staging.url, stagingKey),
@@ -109,100 +121,95 @@ describe("one stack, two sites", () => {
         });
       },
     });
-  });
+    stacks.push(s);
 
-  afterAll(async () => {
-    await s?.dispose();
-    await staging?.close();
-    await production?.close();
-  });
+    /**
+     * Checks the state file: `connections` is how many connections it records, encrypted (the three
+     * resources with one, in inputs and outputs; a refresh records outputs only); 0 after destroy.
+     */
+    const stateHoldsNoSecret = async (connections = 2 * 3): Promise<void> => {
+      const resources = connections > 0;
+      const state = await s.exportState();
+      // The state file is the right one.
+      expect(state).toContain(
+        resources ? "NotificationHandler::production-ops" : '"stack":"organization/e2e/test"',
+      );
+      // The connection is recorded (deletes need it), encrypted as a whole, in inputs and outputs.
+      expect(state.match(CONNECTION_ENCRYPTED)?.length ?? 0).toBe(connections);
+      const printed = s.output.join("\n");
+      expect(printed.length, "the engine's output was captured").toBeGreaterThan(0);
+      for (const secret of [stagingKey, productionKey, rotatedKey, STAGING_HOOK, PRODUCTION_HOOK]) {
+        expect(state.includes(secret), "a secret in the state file").toBe(false);
+        expect(printed.includes(secret), "a secret in the engine output").toBe(false);
+      }
+    };
 
-  /**
-   * Checks the state file: `connections` is how many connections it records, encrypted (the three
-   * resources with one, in inputs and outputs; a refresh records outputs only); 0 after destroy.
-   */
-  const stateHoldsNoSecret = async (connections = 2 * 3): Promise<void> => {
-    const resources = connections > 0;
-    const state = await s.exportState();
-    // The state file is the right one.
-    expect(state).toContain(
-      resources ? "NotificationHandler::production-ops" : '"stack":"organization/e2e/test"',
-    );
-    // The connection is recorded (deletes need it), encrypted as a whole, in inputs and outputs.
-    expect(state.match(CONNECTION_ENCRYPTED)?.length ?? 0).toBe(connections);
-    const printed = s.output.join("\n");
-    expect(printed.length, "the engine's output was captured").toBeGreaterThan(0);
-    for (const secret of [stagingKey, productionKey, rotatedKey, STAGING_HOOK, PRODUCTION_HOOK]) {
-      expect(state.includes(secret), "a secret in the state file").toBe(false);
-      expect(printed.includes(secret), "a secret in the engine output").toBe(false);
-    }
-  };
-
-  it("creates each handler on its own site; each server holds only its own", async () => {
-    const up = await s.up();
-    expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
-    for (const name of ["opsId", "hookId", "prodOpsId", "existingId"])
-      ids[name] = up.outputs[name]?.value as number;
-    expect(await names(staging, stagingKey)).toEqual(["Deploy hook", "Existing", "Ops"]);
-    expect(await names(production, productionKey)).toEqual(["Existing", "Manual 1", "Manual 2", "Ops"]);
-    expect(ids.existingId).toBe(ids.existing); // adopted on production, not the staging one
-    expect((await staging.handlers(stagingKey)).find((h) => h.id === ids.hookId)?.settings).toEqual({
-      webhook: STAGING_HOOK,
+    const hookId = await storyStep("up: each handler on its own site, and only there", async () => {
+      const up = await s.up();
+      expect(up.summary.resourceChanges).toMatchObject({ create: 5 });
+      const id = (name: string): number => up.outputs[name]?.value as number;
+      expect(await names(staging, stagingKey)).toEqual(["Deploy hook", "Existing", "Ops"]);
+      expect(await names(production, productionKey)).toEqual(["Existing", "Manual 1", "Manual 2", "Ops"]);
+      expect(id("existingId")).toBe(seeded.productionExisting); // adopted on production, not the staging one
+      expect((await staging.handlers(stagingKey)).find((h) => h.id === id("hookId"))?.settings).toEqual({
+        webhook: STAGING_HOOK,
+      });
+      expect(up.outputs.manualOnProduction?.value).toEqual(["Manual 1", "Manual 2"]);
+      await stateHoldsNoSecret();
+      return id("hookId");
     });
-    expect(up.outputs.manualOnProduction?.value).toEqual(["Manual 1", "Manual 2"]);
-    await stateHoldsNoSecret();
-  });
 
-  it("moves a handler to the other site: created there, then deleted from the old one", async () => {
-    program.moveHookToProduction = true;
-    const up = await s.up();
-    expect(up.summary.resourceChanges).toMatchObject({ replace: 1, same: 4 });
-    expect(s.output.at(-1)).toContain(
-      `handler ${ids.hookId} ("Deploy hook") moves from ${staging.url}/ to ${production.url}/`,
-    );
-    expect(await names(staging, stagingKey)).toEqual(["Existing", "Ops"]);
-    expect(await names(production, productionKey)).toEqual([
-      "Deploy hook",
-      "Existing",
-      "Manual 1",
-      "Manual 2",
-      "Ops",
-    ]);
-    const moved = (await production.handlers(productionKey)).find((h) => h.name === "Deploy hook");
-    expect(moved?.settings).toEqual({ webhook: PRODUCTION_HOOK });
-    expect(up.outputs.hookId?.value).toBe(moved?.id);
-    expect((await s.preview()).changeSummary).toEqual({ same: 5 });
-  });
+    await storyStep("a handler moved to the other site: created there, deleted from the old", async () => {
+      program.moveHookToProduction = true;
+      const up = await s.up();
+      expect(up.summary.resourceChanges).toMatchObject({ replace: 1, same: 4 });
+      expect(s.output.at(-1)).toContain(
+        `handler ${hookId} ("Deploy hook") moves from ${staging.url}/ to ${production.url}/`,
+      );
+      expect(await names(staging, stagingKey)).toEqual(["Existing", "Ops"]);
+      expect(await names(production, productionKey)).toEqual([
+        "Deploy hook",
+        "Existing",
+        "Manual 1",
+        "Manual 2",
+        "Ops",
+      ]);
+      const moved = (await production.handlers(productionKey)).find((h) => h.name === "Deploy hook");
+      expect(moved?.settings).toEqual({ webhook: PRODUCTION_HOOK });
+      expect(up.outputs.hookId?.value).toBe(moved?.id);
+      expect((await s.preview()).changeSummary).toEqual({ same: 5 });
+    });
 
-  it("a rotated key for the same site changes the state, not the handlers", async () => {
-    await s.stack.setConfig("productionKey", { value: rotatedKey, secret: true });
-    const mark = production.served.length;
-    const up = await s.up();
-    expect(up.summary.resourceChanges).toMatchObject({ update: 3, same: 2 });
-    expect(production.countSince(mark).writes).toBe(0);
-    // The old key is revoked: everything now goes through the new one.
-    expect(await production.repository.revokeApiKey(productionKey, "2026-01-01 00:00:00")).toBe(true);
-    expect((await s.preview()).changeSummary).toEqual({ same: 5 });
-    await stateHoldsNoSecret();
-  });
+    await storyStep("a rotated key for the same site: the state changes, not the handlers", async () => {
+      await s.stack.setConfig("productionKey", { value: rotatedKey, secret: true });
+      const mark = production.served.length;
+      const up = await s.up();
+      expect(up.summary.resourceChanges).toMatchObject({ update: 3, same: 2 });
+      expect(production.countSince(mark).writes).toBe(0);
+      // The old key is revoked: everything now goes through the new one.
+      expect(await production.repository.revokeApiKey(productionKey, "2026-01-01 00:00:00")).toBe(true);
+      expect((await s.preview()).changeSummary).toEqual({ same: 5 });
+      await stateHoldsNoSecret();
+    });
 
-  it("refresh keeps every handler on its site and no key in the state", async () => {
-    await s.refresh();
-    await stateHoldsNoSecret(3);
-    expect((await s.preview()).changeSummary).toEqual({ same: 5 });
-  });
+    await storyStep("refresh: every handler kept on its site, no key in the state", async () => {
+      await s.refresh();
+      await stateHoldsNoSecret(3);
+      expect((await s.preview()).changeSummary).toEqual({ same: 5 });
+    });
 
-  it("destroy deletes every handler it manages on both sites, and only those", async () => {
-    await s.destroy();
-    expect(await names(staging, stagingKey)).toEqual(["Existing"]); // made by hand, never adopted
-    expect(await names(production, rotatedKey)).toEqual(["Manual 1", "Manual 2"]);
-    await stateHoldsNoSecret(0);
+    await storyStep("destroy: every handler it manages deleted on both sites, and only those", async () => {
+      await s.destroy();
+      expect(await names(staging, stagingKey)).toEqual(["Existing"]); // made by hand, never adopted
+      expect(await names(production, rotatedKey)).toEqual(["Manual 1", "Manual 2"]);
+      await stateHoldsNoSecret(0);
+    });
   });
 
   it("NotificationHandler.get reads through a connection: the same id on the configured site is another handler", async () => {
     const { NotificationHandler } = pkg();
-    const onStaging = (await staging.handlers(stagingKey))[0]!;
-    expect(onStaging.id).toBe(ids["Manual 1"]); // both sites number their handlers from 1
+    const id = seeded.stagingExisting;
+    expect(id).toBe(seeded.manual1); // both sites number their handlers from 1
     const reader = await createStack({
       config: {
         ...providerConfig(staging.url, stagingKey),
@@ -211,23 +218,22 @@ describe("one stack, two sites", () => {
       },
       program: () => {
         const productionSite = siteFromConfig("production");
-        const there = NotificationHandler.get("there", onStaging.id, undefined, productionSite);
-        const here = NotificationHandler.get("here", onStaging.id);
+        const there = NotificationHandler.get("there", id, undefined, productionSite);
+        const here = NotificationHandler.get("here", id);
         return Promise.resolve({ there: there.name, here: here.name });
       },
     });
-    try {
-      const up = await reader.up();
-      expect(up.outputs.there?.value).toBe("Manual 1");
-      expect(up.outputs.here?.value).toBe(onStaging.name);
-      const state = await reader.exportState();
-      expect(state).toContain("NotificationHandler::there");
-      expect(state.includes(rotatedKey), "a key in the state file").toBe(false);
-      expect(state.includes(stagingKey), "a key in the state file").toBe(false);
-      await reader.destroy();
-      expect(await names(production, rotatedKey)).toEqual(["Manual 1", "Manual 2"]); // reads delete nothing
-    } finally {
-      await reader.dispose();
-    }
+    stacks.push(reader);
+    const before = await names(production, rotatedKey);
+    expect(before).toContain("Manual 1");
+    const up = await reader.up();
+    expect(up.outputs.there?.value).toBe("Manual 1");
+    expect(up.outputs.here?.value).toBe("Existing");
+    const state = await reader.exportState();
+    expect(state).toContain("NotificationHandler::there");
+    expect(state.includes(rotatedKey), "a key in the state file").toBe(false);
+    expect(state.includes(stagingKey), "a key in the state file").toBe(false);
+    await reader.destroy();
+    expect(await names(production, rotatedKey)).toEqual(before); // reads delete nothing
   });
 });
