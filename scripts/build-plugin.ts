@@ -81,7 +81,10 @@ export async function buildPlugin(plugin: PluginBuild = PLUGIN_BUILD): Promise<s
 
   const blob = join(work, "plugin.blob");
   const config = join(work, "sea-config.json");
-  writeFileSync(config, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true }));
+  writeFileSync(
+    config,
+    JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }),
+  );
   execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "pipe" });
 
   const binary = join(work, PLUGIN_EXECUTABLE);
