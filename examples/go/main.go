@@ -45,6 +45,14 @@ func main() {
 			return err
 		}
 
+		// The team's handlers as data: one per entry of the YAML files, patterns relative to this folder.
+		team, err := notificationhandlers.NewHandlerSet(ctx, "team", &notificationhandlers.HandlerSetArgs{
+			Files: pulumi.StringArray{pulumi.String("handlers/*.yaml")},
+		})
+		if err != nil {
+			return err
+		}
+
 		// A second account: an explicit provider, with its own address and key.
 		production, err := notificationhandlers.NewProvider(ctx, "production", &notificationhandlers.ProviderArgs{
 			BaseUrl: pulumi.String(productionURL),
@@ -65,6 +73,7 @@ func main() {
 		ctx.Export("oncallId", oncall.HandlerId)
 		ctx.Export("pagerId", pager.HandlerId)
 		ctx.Export("inboxId", inbox.HandlerId())
+		ctx.Export("teamIds", team.HandlerIds)
 		return nil
 	})
 }

@@ -31,6 +31,9 @@ notification_handlers.NotificationHandler(
     is_enabled=False,
 )
 
+# The team's handlers as data: one per entry of the YAML files, patterns relative to this folder.
+team = notification_handlers.HandlerSet("team", files=["handlers/*.yaml"])
+
 # A second account: an explicit provider, with its own address and key.
 production = notification_handlers.Provider(
     "production",
@@ -48,3 +51,4 @@ production_pager = notification_handlers.NotificationHandler(
 pulumi.export("oncallId", oncall.handler_id)
 pulumi.export("pagerId", production_pager.handler_id)
 pulumi.export("inboxId", inbox.handler_id)
+pulumi.export("teamIds", team.handler_ids)

@@ -2,7 +2,8 @@
  * The tests of the examples that declare yaml-program's handlers in a general-purpose language through
  * the plugin and its generated SDK (examples/python, examples/go): each README's "Run it" run as
  * written with the Pulumi CLI, the plugin installed from its tarball, then the handlers on two sites
- * (an explicit provider for the second), a lookup, drift named by field and repaired, no secret in the
+ * (an explicit provider for the second), a lookup, a handler set from the example's YAML files (built by
+ * the plugin, a secret from the stack's config), drift named by field and repaired, no secret in the
  * state or in anything printed, and destroy.
  */
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -13,8 +14,12 @@ import { listAll, runItSteps, UserSession } from "./user-path";
 
 // As the READMEs set it.
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";
+const TEAM_WEBHOOK = "https://discord.com/api/webhooks/0000/XXXX";
 
-type Outputs = Record<"oncallId" | "pagerId" | "inboxId", number>;
+type Outputs = Record<"oncallId" | "pagerId" | "inboxId", number> & {
+  /** The handler set's ids by key (`handlers/team.yaml`). */
+  teamIds: Record<string, number>;
+};
 
 /** What differs between the examples: the folder, and what the install step prints beyond the plugin's. */
 export interface ProgramExample {
@@ -60,30 +65,48 @@ export function describeProgramOnTwoSites({ example, installed }: ProgramExample
         for (const text of ["notification-handlers-0.2.0", ...installed]) expect(install).toContain(text);
       });
 
-      const ids = await storyStep("up on two sites", async () => {
-        const [up] = await s.step(steps[2]!);
-        expect(up!.stdout).toMatch(/6 created/); // the stack, the second provider and four handlers
-        // The lookup's result is secret, as it holds the handler's settings: its id with it.
-        const outputs = await s.mustSh("pulumi stack output --json --show-secrets", false);
-        const ids = JSON.parse(outputs.stdout) as Outputs;
+      const ids = await storyStep(
+        "up on two sites, the handler set's handlers on the default one",
+        async () => {
+          const [up] = await s.step(steps[2]!);
+          // The stack, the second provider, four handlers, the handler set and its two.
+          expect(up!.stdout).toMatch(/9 created/);
+          // The lookup's result is secret, as it holds the handler's settings: its id with it.
+          const outputs = await s.mustSh("pulumi stack output --json --show-secrets", false);
+          const ids = JSON.parse(outputs.stdout) as Outputs;
 
-        expect(await summary(sites.staging)).toEqual([
-          "email On-call email",
-          "internal_notification Status inbox",
-          "slack Team Slack",
-          "webhook Status page",
-        ]);
-        expect(await summary(sites.production)).toEqual(["twilio Production pager"]);
-        const handlers = await listAll(sites.staging);
-        expect(handlers.find((h) => h.name === "Status inbox")?.id).toBe(ids.inboxId);
-        expect(handlers.find((h) => h.type === "email")?.id).toBe(ids.oncallId);
-        expect(handlers.find((h) => h.type === "email")?.settings).toEqual({ email: "oncall@example.com" });
-        expect(handlers.find((h) => h.type === "slack")?.settings).toEqual({ slack: SLACK_WEBHOOK });
-        expect(handlers.find((h) => h.type === "webhook")?.is_enabled).toBe(false);
-        const [pager] = await listAll(sites.production);
-        expect(pager).toMatchObject({ id: ids.pagerId, settings: { twilio: "+15551234567" } });
-        return ids;
-      });
+          expect(await summary(sites.staging)).toEqual([
+            "discord Team Discord",
+            "email On-call email",
+            "email Team email",
+            "internal_notification Status inbox",
+            "slack Team Slack",
+            "webhook Status page",
+          ]);
+          expect(await summary(sites.production)).toEqual(["twilio Production pager"]);
+          const handlers = await listAll(sites.staging);
+          const named = (name: string): (typeof handlers)[number] | undefined =>
+            handlers.find((h) => h.name === name);
+          expect(named("Status inbox")?.id).toBe(ids.inboxId);
+          expect(named("On-call email")?.id).toBe(ids.oncallId);
+          expect(named("On-call email")?.settings).toEqual({ email: "oncall@example.com" });
+          expect(handlers.find((h) => h.type === "slack")?.settings).toEqual({ slack: SLACK_WEBHOOK });
+          expect(handlers.find((h) => h.type === "webhook")?.is_enabled).toBe(false);
+          // The set's handlers, on the default site, with the secret from the stack's config.
+          expect(ids.teamIds).toEqual({
+            "team-email": named("Team email")?.id,
+            "team-discord": named("Team Discord")?.id,
+          });
+          expect(named("Team email")).toMatchObject({
+            is_enabled: true,
+            settings: { email: "team@example.com" },
+          });
+          expect(named("Team Discord")?.settings).toEqual({ discord: TEAM_WEBHOOK });
+          const [pager] = await listAll(sites.production);
+          expect(pager).toMatchObject({ id: ids.pagerId, settings: { twilio: "+15551234567" } });
+          return ids;
+        },
+      );
 
       await storyStep("the drifted field named in a plain preview, repaired by up", async () => {
         const [repair] = await s.step(steps[3]!);
@@ -96,7 +119,15 @@ export function describeProgramOnTwoSites({ example, installed }: ProgramExample
       await storyStep("no key or webhook in the state or in anything printed", async () => {
         const state = await s.mustSh("pulumi stack export", false);
         expect(state.stdout).toContain("notification-handlers:index:NotificationHandler");
-        const secrets = [await s.variable("KEY"), await s.variable("PRODUCTION_KEY"), SLACK_WEBHOOK];
+        const child =
+          "notification-handlers:index:HandlerSet$notification-handlers:index:NotificationHandler";
+        for (const key of ["team-email", "team-discord"]) expect(state.stdout).toContain(`${child}::${key}`);
+        const secrets = [
+          await s.variable("KEY"),
+          await s.variable("PRODUCTION_KEY"),
+          SLACK_WEBHOOK,
+          TEAM_WEBHOOK,
+        ];
         for (const secret of secrets) {
           expect(state.stdout.includes(secret), "a secret in the exported state").toBe(false);
           expect(s.transcript.join("\n").includes(secret), "a secret in the CLI's output").toBe(false);
