@@ -55,7 +55,7 @@ interface RecoverRequest {
 
 /**
  * Runs the command; resolves to its exit code (1 when anything was refused). `program` names what
- * runs it in the usage: this package's bin, or the plugin's executable (`provider/plugin/command-line.ts`).
+ * runs it in the usage: this package's bin, or the plugin's executable (`./plugin-command-line.ts`).
  */
 export async function recoverCommand(
   args: string[],

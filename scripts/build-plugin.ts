@@ -4,7 +4,7 @@
  * executable that needs no Node.js on the machine:
  * `dist/plugin/pulumi-resource-notification-handlers-v<version>-<os>-<arch>.tar.gz`.
  *
- * The plugin's entry (`provider/plugin/main.ts`) is bundled into one script with esbuild, and the
+ * The executable's entry (`cli/plugin-executable.ts`: the plugin, or a command run by hand) is bundled into one script with esbuild, and the
  * script is made a Node.js single executable application: the blob that `node
  * --experimental-sea-config` writes, injected with postject into a copy of the Node.js binary that runs
  * this script (the project's pinned Node.js 24). `bench:engine --yaml` builds its no-op plugin from
@@ -30,7 +30,7 @@ function platform(): string {
 
 /** A single-executable plugin to build: its entry, and the folder its tarball goes to. */
 export interface PluginBuild {
-  /** The entry script, which serves the plugin (`provider/plugin/main.ts` for the real one). */
+  /** The entry script, which serves the plugin (`cli/plugin-executable.ts` for the real one). */
   entry: string;
   /** The folder the tarball is written to; emptied first. */
   outDir: string;
@@ -38,7 +38,7 @@ export interface PluginBuild {
 
 /** The real plugin: `npm run build:plugin`'s. */
 export const PLUGIN_BUILD: PluginBuild = {
-  entry: join(REPOSITORY_ROOT, "provider", "plugin", "main.ts"),
+  entry: join(REPOSITORY_ROOT, "cli", "plugin-executable.ts"),
   outDir: join(REPOSITORY_ROOT, "dist", "plugin"),
 };
 

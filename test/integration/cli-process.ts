@@ -7,8 +7,8 @@ import { once } from "node:events";
 import { join } from "node:path";
 
 const BIN = join(__dirname, "..", "..", "dist", "cli", "main.js");
-/** The compiled plugin's entry, which also runs commands (`provider/plugin/command-line.ts`). */
-export const PLUGIN_ENTRY = join(__dirname, "..", "..", "dist", "provider", "plugin", "main.js");
+/** The compiled entry of the plugin's executable, which also runs commands (`cli/plugin-executable.ts`). */
+export const PLUGIN_ENTRY = join(__dirname, "..", "..", "dist", "cli", "plugin-executable.js");
 
 /** What a run of the command gave. */
 export interface CliRun {

@@ -1,7 +1,7 @@
 /** The plugin's executable tells the engine's start from a command by its first argument. */
 import { describe, expect, it } from "vitest";
 
-import { isCommandLine } from "../../provider/plugin/command-line";
+import { isCommandLine } from "../../cli/plugin-command-line";
 
 describe("isCommandLine", () => {
   it("leaves the engine's starts to the plugin: flags first, its address last", () => {

@@ -5,9 +5,9 @@
  * The engine starts a plugin with optional flags (`--logtostderr`, `-v=9`, `--tracing URL`) and its
  * own address `host:port` last, so a first argument that is neither a flag nor an address is a command.
  */
-import { type CliIo, UsageError, reportFailure } from "../../cli/io";
-import { recoverCommand, recoverUsage } from "../../cli/recover";
-import { PLUGIN_EXECUTABLE } from "../tokens";
+import { PLUGIN_EXECUTABLE } from "../provider/tokens";
+import { type CliIo, UsageError, reportFailure } from "./io";
+import { recoverCommand, recoverUsage } from "./recover";
 
 const USAGE = `Usage: ${PLUGIN_EXECUTABLE} <command> [options]
 

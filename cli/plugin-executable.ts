@@ -1,0 +1,19 @@
+/**
+ * The plugin's executable, `pulumi-resource-notification-handlers`, as `npm run build:plugin` bundles
+ * it: the resource provider plugin when the engine starts it (`provider/plugin/lifecycle.ts`), or a
+ * command a person or a workflow runs (`./plugin-command-line`), told apart by the first argument.
+ */
+import { runAsPlugin } from "../provider/plugin/lifecycle";
+import { startPluginServer } from "../provider/plugin/server";
+import { pluginVersion } from "../provider/plugin/version";
+import { processIo } from "./io";
+import { isCommandLine, runCommandLine } from "./plugin-command-line";
+
+const args = process.argv.slice(2);
+if (isCommandLine(args)) {
+  void runCommandLine(args, processIo, pluginVersion()).then((code) => {
+    process.exitCode = code;
+  });
+} else {
+  runAsPlugin(startPluginServer);
+}
