@@ -72,6 +72,14 @@ function pascal(type: string): string {
     .join("");
 }
 
+/**
+ * How the server counts a length (docs/api.md#field-lengths), which `maxLength` alone cannot say:
+ * JSON Schema counts characters, the server UTF-16 code units of the trimmed value.
+ */
+const LENGTH_RULE =
+  "Lengths count UTF-16 code units after trimming: a character outside the Basic Multilingual Plane " +
+  "(most emoji) counts twice, so such a value may be refused with a 400 below this maxLength.";
+
 /** One type-specific field as a form field or a settings key (as returned: already trimmed). */
 function fieldSchema(spec: FieldSpec): Json {
   const secret = spec.secret ? " A credential: kept secret by clients, though the API returns it." : "";
@@ -79,7 +87,7 @@ function fieldSchema(spec: FieldSpec): Json {
     type: "string",
     maxLength: spec.maxLength,
     ...RULE_SCHEMAS[spec.rule],
-    description: `${spec.label}: ${RULE_DESCRIPTIONS[spec.rule]}; at most ${spec.maxLength} characters.${secret}`,
+    description: `${spec.label}: ${RULE_DESCRIPTIONS[spec.rule]}; at most ${spec.maxLength} characters. ${LENGTH_RULE}${secret}`,
     ...(spec.secret ? { "x-secret": true } : {}),
   };
 }
@@ -121,7 +129,7 @@ const nameField = {
   minLength: 1,
   pattern: "\\S",
   maxLength: NAME_MAX_LENGTH,
-  description: `The display name, 1 to ${NAME_MAX_LENGTH} characters after trimming.`,
+  description: `The display name, 1 to ${NAME_MAX_LENGTH} characters after trimming. ${LENGTH_RULE}`,
 };
 const enabledField = {
   type: "string",
