@@ -4,18 +4,12 @@
  * but the stack, whose outputs show what reached them. They build with the machine's Go caches (see
  * `userEnvironment`), as a user's would: the SDK compiles once, and later runs link only.
  */
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import {
-  mustRun,
-  runCommand,
-  scratchFolder,
-  userEnvironment,
-  type CommandResult,
-} from "../../scripts/user-project";
+import { mustRun } from "../../scripts/user-project";
+import { EXIT_3, languageHostProjects, occurrences } from "./language-host-project";
 
 /** The Go SDK, at the version of the CLI the engine helper builds. */
 const GO_SDK = "github.com/pulumi/pulumi/sdk/v3 v3.259.0";
@@ -60,64 +54,25 @@ func main() {
 `;
 
 describe("the Go language host, through the Pulumi CLI in a project folder", () => {
-  let root = "";
-  let env: NodeJS.ProcessEnv = {};
+  const host = languageHostProjects("go-host", TOKEN, (root) => ({
+    // The programs' binaries go under the user's cache: the scratch home's, removed after.
+    XDG_CACHE_HOME: join(root, "home", ".cache"),
+  }));
+  const { mustPulumi } = host;
 
   /** Writes a project folder with Pulumi.yaml, go.mod and the program, then `go mod tidy` in it. */
   async function project(name: string, program: string): Promise<string> {
-    const dir = join(root, name);
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: go\n`);
-    await writeFile(join(dir, "go.mod"), `module ${name}\n\ngo 1.25\n\nrequire ${GO_SDK}\n`);
-    await writeFile(join(dir, "main.go"), program);
-    await mustRun("go", ["mod", "tidy"], { cwd: dir, env });
+    const dir = await host.project(name, "runtime: go\n", {
+      "go.mod": `module ${name}\n\ngo 1.25\n\nrequire ${GO_SDK}\n`,
+      "main.go": program,
+    });
+    await mustRun("go", ["mod", "tidy"], { cwd: dir, env: host.env });
     return dir;
   }
 
-  function pulumi(dir: string, args: string[], input?: string): Promise<CommandResult> {
-    return runCommand("pulumi", args, { cwd: dir, env, ...(input === undefined ? {} : { input }) });
-  }
-
-  async function mustPulumi(dir: string, args: string[], input?: string): Promise<CommandResult> {
-    const result = await pulumi(dir, args, input);
-    if (result.code !== 0)
-      throw new Error(
-        `pulumi ${args.join(" ")} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`,
-      );
-    return result;
-  }
-
-  /** A new stack of the project with the greeting and the secret token set. */
-  async function stack(dir: string, config: Record<string, string> = {}): Promise<void> {
-    await mustPulumi(dir, ["stack", "init", "dev"]);
-    await mustPulumi(dir, ["config", "set", "greeting", "hello"]);
-    await mustPulumi(dir, ["config", "set", "--secret", "token"], TOKEN);
-    for (const [key, value] of Object.entries(config)) await mustPulumi(dir, ["config", "set", key, value]);
-  }
-
-  beforeAll(async () => {
-    root = await scratchFolder("go-host");
-    await mkdir(join(root, "state"));
-    env = userEnvironment({
-      home: join(root, "home"),
-      pathFirst: inject("enginePath"),
-      extra: {
-        PULUMI_HOME: join(root, "home", ".pulumi"),
-        PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
-        PULUMI_CONFIG_PASSPHRASE: "test-only",
-        // The programs' binaries go under the user's cache: the scratch home's, removed after.
-        XDG_CACHE_HOME: join(root, "home", ".cache"),
-      },
-    });
-  });
-
-  afterAll(async () => {
-    if (root !== "") await rm(root, { recursive: true, force: true });
-  });
-
   it("builds and runs the program: preview, up with config and secrets", async () => {
     const dir = await project("hostgo", PROGRAM);
-    await stack(dir);
+    await host.stack(dir);
 
     const preview = await mustPulumi(dir, ["preview"]);
     expect(preview.stdout).toMatch(/\+ 1 to create/);
@@ -127,10 +82,7 @@ describe("the Go language host, through the Pulumi CLI in a project folder", () 
     expect(up.stdout).toMatch(/1 created/);
     expect(up.stdout).toMatch(/token\s*: \[secret\]/);
     expect(`${preview.stdout}${preview.stderr}${up.stdout}${up.stderr}`).not.toContain(TOKEN);
-    const outputs = JSON.parse(
-      (await mustPulumi(dir, ["stack", "output", "--json", "--show-secrets"])).stdout,
-    ) as Record<string, unknown>;
-    expect(outputs).toEqual({
+    expect(await host.outputs(dir)).toEqual({
       greeting: "hello",
       token: TOKEN,
       project: "hostgo",
@@ -141,37 +93,29 @@ describe("the Go language host, through the Pulumi CLI in a project folder", () 
       dryRun: false,
       parallel: 3,
     });
-    expect((await mustPulumi(dir, ["stack", "output", "token"])).stdout.trim()).toBe("[secret]");
-    const state = await readFile(join(root, "state", ".pulumi", "stacks", "hostgo", "dev.json"), "utf8");
-    expect(state).not.toContain(TOKEN);
+    await host.expectTokenKept(dir, "hostgo");
   });
 
   it("fails the update when the program returns an error, showing its message once", async () => {
     const dir = await project("hostgoerror", PROGRAM);
-    await stack(dir, { failure: "error" });
-    const up = await pulumi(dir, ["up", "--yes"]);
-    expect(up.code).not.toBe(0);
-    const output = `${up.stdout}\n${up.stderr}`;
-    expect(output.split("the program failed on purpose").length - 1).toBe(1);
+    await host.stack(dir, { failure: "error" });
+    const output = await host.failedUp(dir);
+    expect(occurrences(output, "the program failed on purpose")).toBe(1);
     expect(output).not.toMatch(/non-zero exit code/);
   });
 
   it("fails the update when the program exits non-zero without a message, and says so", async () => {
     const dir = await project("hostgoexit", PROGRAM);
-    await stack(dir, { failure: "exit" });
-    const up = await pulumi(dir, ["up", "--yes"]);
-    expect(up.code).not.toBe(0);
-    expect(`${up.stdout}\n${up.stderr}`).toContain("Program exited with non-zero exit code: 3");
+    await host.stack(dir, { failure: "exit" });
+    expect(await host.failedUp(dir)).toContain(EXIT_3);
   });
 
   it("fails the update when the program does not compile, showing the compiler's message once", async () => {
     // `go mod tidy` looks at imports only: it takes a program that does not compile.
     const dir = await project("hostgobroken", PROGRAM.replace("return nil", "return notDeclaredAnywhere"));
-    await stack(dir);
-    const up = await pulumi(dir, ["up", "--yes"]);
-    expect(up.code).not.toBe(0);
-    const output = `${up.stdout}\n${up.stderr}`;
-    expect(output.split("undefined: notDeclaredAnywhere").length - 1).toBe(1);
+    await host.stack(dir);
+    const output = await host.failedUp(dir);
+    expect(occurrences(output, "undefined: notDeclaredAnywhere")).toBe(1);
     expect(output).toContain("./main.go:");
   });
 });

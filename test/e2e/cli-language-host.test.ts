@@ -6,19 +6,14 @@
  * repository's node_modules: installing it is what the examples' tests prove.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { delimiter, dirname, join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 import { ensureEngine } from "../../scripts/engine";
-import {
-  REPOSITORY_ROOT,
-  runCommand,
-  scratchFolder,
-  userEnvironment,
-  type CommandResult,
-} from "../../scripts/user-project";
+import { REPOSITORY_ROOT, scratchFolder } from "../../scripts/user-project";
+import { EXIT_3, languageHostProjects, occurrences } from "./language-host-project";
 
 const TOKEN = "token-value-for-the-host-test";
 
@@ -57,42 +52,17 @@ exports.language = "javascript";
 `;
 
 describe("the Node.js language host, through the Pulumi CLI in a project folder", () => {
-  let root = "";
-  let env: NodeJS.ProcessEnv = {};
+  const host = languageHostProjects("language-host", TOKEN);
+  const { mustPulumi } = host;
 
   /** Writes a project folder: Pulumi.yaml, package.json, the files given, node_modules linked. */
   async function project(name: string, manifest: object, files: Record<string, string>): Promise<string> {
-    const dir = join(root, name);
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
-    await writeFile(join(dir, "package.json"), JSON.stringify({ name, private: true, ...manifest }));
-    for (const [file, text] of Object.entries(files)) {
-      await mkdir(join(dir, file, ".."), { recursive: true });
-      await writeFile(join(dir, file), text);
-    }
+    const dir = await host.project(name, "runtime: nodejs\n", {
+      ...files,
+      "package.json": JSON.stringify({ name, private: true, ...manifest }),
+    });
     await symlink(join(REPOSITORY_ROOT, "node_modules"), join(dir, "node_modules"));
     return dir;
-  }
-
-  function pulumi(dir: string, args: string[], input?: string): Promise<CommandResult> {
-    return runCommand("pulumi", args, { cwd: dir, env, ...(input === undefined ? {} : { input }) });
-  }
-
-  async function mustPulumi(dir: string, args: string[], input?: string): Promise<CommandResult> {
-    const result = await pulumi(dir, args, input);
-    if (result.code !== 0)
-      throw new Error(
-        `pulumi ${args.join(" ")} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`,
-      );
-    return result;
-  }
-
-  /** A new stack of the project with the greeting and the secret token set. */
-  async function stack(dir: string, name: string, config: Record<string, string> = {}): Promise<void> {
-    await mustPulumi(dir, ["stack", "init", name]);
-    await mustPulumi(dir, ["config", "set", "greeting", "hello"]);
-    await mustPulumi(dir, ["config", "set", "--secret", "token"], TOKEN);
-    for (const [key, value] of Object.entries(config)) await mustPulumi(dir, ["config", "set", key, value]);
   }
 
   async function resourceNames(dir: string): Promise<string[]> {
@@ -102,27 +72,9 @@ describe("the Node.js language host, through the Pulumi CLI in a project folder"
     return (exported.deployment.resources ?? []).map((r) => r.urn.split("::").at(-1) ?? "");
   }
 
-  beforeAll(async () => {
-    root = await scratchFolder("language-host");
-    await mkdir(join(root, "state"));
-    env = userEnvironment({
-      home: join(root, "home"),
-      pathFirst: inject("enginePath"),
-      extra: {
-        PULUMI_HOME: join(root, "home", ".pulumi"),
-        PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
-        PULUMI_CONFIG_PASSPHRASE: "test-only",
-      },
-    });
-  });
-
-  afterAll(async () => {
-    if (root !== "") await rm(root, { recursive: true, force: true });
-  });
-
   it("runs a TypeScript program: preview, up with config and secrets, refresh, no change after, destroy", async () => {
     const dir = await project("hostts", {}, { "index.ts": PROGRAM });
-    await stack(dir, "dev");
+    await host.stack(dir);
 
     const preview = await mustPulumi(dir, ["preview"]);
     expect(preview.stdout).toMatch(/\+ 3 to create/);
@@ -133,31 +85,26 @@ describe("the Node.js language host, through the Pulumi CLI in a project folder"
     expect((await resourceNames(dir)).sort()).toEqual(["first", "hostts-dev", "second"]);
     // The CLI found the host next to itself, as in an installed Pulumi, not elsewhere on PATH.
     expect(`${up.stdout}${up.stderr}`).not.toMatch(/using pulumi-language-nodejs from \$PATH/);
-    const outputs = JSON.parse(
-      (await mustPulumi(dir, ["stack", "output", "--json", "--show-secrets"])).stdout,
-    ) as Record<string, string>;
-    expect(outputs).toMatchObject({
+    expect(await host.outputs(dir)).toMatchObject({
       greeting: "hello",
       token: TOKEN,
       parallel: "3",
       language: "typescript",
       args: "",
     });
-    expect((await mustPulumi(dir, ["stack", "output", "token"])).stdout.trim()).toBe("[secret]");
+    await host.expectTokenKept(dir, "hostts");
 
     await mustPulumi(dir, ["refresh", "--yes"]);
     await mustPulumi(dir, ["preview", "--expect-no-changes"]);
     const destroy = await mustPulumi(dir, ["destroy", "--yes"]);
     expect(destroy.stdout).toMatch(/3 deleted/);
     expect(await resourceNames(dir)).toEqual([]);
-
-    const state = await readFile(join(root, "state", ".pulumi", "stacks", "hostts", "dev.json"), "utf8");
-    expect(state).not.toContain(TOKEN);
+    await host.expectTokenOutOfState("hostts");
   });
 
   it("runs a JavaScript program named by `main` in package.json", async () => {
     const dir = await project("hostjs", { main: "lib/program.js" }, { "lib/program.js": JS_PROGRAM });
-    await stack(dir, "dev");
+    await host.stack(dir);
     await mustPulumi(dir, ["up", "--yes"]);
     const outputs = JSON.parse((await mustPulumi(dir, ["stack", "output", "--json"])).stdout) as Record<
       string,
@@ -169,21 +116,17 @@ describe("the Node.js language host, through the Pulumi CLI in a project folder"
 
   it("fails the update when the program throws, showing its message once and creating nothing after it", async () => {
     const dir = await project("hostthrow", {}, { "index.ts": PROGRAM });
-    await stack(dir, "dev", { failure: "throw" });
-    const up = await pulumi(dir, ["up", "--yes"]);
-    expect(up.code).not.toBe(0);
-    const output = `${up.stdout}\n${up.stderr}`;
-    expect(output.split("the program failed on purpose").length - 1).toBe(1);
+    await host.stack(dir, { failure: "throw" });
+    const output = await host.failedUp(dir);
+    expect(occurrences(output, "the program failed on purpose")).toBe(1);
     expect(output).not.toMatch(/non-zero exit code/);
     expect(await resourceNames(dir)).not.toContainEqual(expect.stringContaining("second"));
   });
 
   it("fails the update when the program exits non-zero without a message, and says so", async () => {
     const dir = await project("hostexit", {}, { "index.ts": PROGRAM });
-    await stack(dir, "dev", { failure: "exit" });
-    const up = await pulumi(dir, ["up", "--yes"]);
-    expect(up.code).not.toBe(0);
-    expect(`${up.stdout}\n${up.stderr}`).toContain("Program exited with non-zero exit code: 3");
+    await host.stack(dir, { failure: "exit" });
+    expect(await host.failedUp(dir)).toContain(EXIT_3);
     expect(await resourceNames(dir)).not.toContainEqual(expect.stringContaining("second"));
   });
 });
