@@ -6,7 +6,14 @@
  */
 import { afterAll, describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client/client";
+import {
+  destroyLeavingInbox,
+  expectSecretsKept,
+  openSites,
+  repairDrift,
+  summary,
+  type TwoSites,
+} from "./program-on-two-sites";
 import { storyStep } from "./story-step";
 import { listAll, runItSteps, UserSession } from "./user-path";
 
@@ -19,14 +26,11 @@ type Outputs = Record<"oncallId" | "pagerId" | "inboxId", number>;
 
 describe("examples/yaml-program, run as its README says with the Pulumi CLI", () => {
   let session: UserSession | undefined;
-  let staging: NotificationHandlersClient | undefined;
-  let production: NotificationHandlersClient | undefined;
-  const summary = async (client: NotificationHandlersClient): Promise<string[]> =>
-    (await listAll(client)).map((h) => `${h.type} ${h.name}`).sort();
+  let sites: TwoSites | undefined;
 
   afterAll(async () => {
-    await staging?.close();
-    await production?.close();
+    await sites?.staging.close();
+    await sites?.production.close();
     await session?.dispose();
   });
 
@@ -37,15 +41,8 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
     session = await UserSession.start("yaml-program", { pathFirst: inject("enginePath") });
     const s = session;
     await s.step(steps[0]!);
-    staging = new NotificationHandlersClient({
-      baseURL: s.urls.get("8080")!,
-      apiKey: await s.variable("KEY"),
-    });
-    production = new NotificationHandlersClient({
-      baseURL: s.urls.get("8081")!,
-      apiKey: await s.variable("PRODUCTION_KEY"),
-    });
-    const sites = { staging, production };
+    sites = await openSites(s);
+    const { staging, production } = sites;
 
     await storyStep("install the plugin from its tarball", async () => {
       const [install] = await s.step(steps[1]!);
@@ -59,37 +56,31 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
       const outputs = await s.mustSh("pulumi stack output --json --show-secrets", false);
       const ids = JSON.parse(outputs.stdout) as Outputs;
 
-      expect(await summary(sites.staging)).toEqual([
+      expect(await summary(staging)).toEqual([
         "email On-call email",
         "internal_notification Status inbox",
         "slack Team Slack",
         "webhook Status page",
       ]);
-      expect(await summary(sites.production)).toEqual(["twilio Production pager"]);
-      const handlers = await listAll(sites.staging);
+      expect(await summary(production)).toEqual(["twilio Production pager"]);
+      const handlers = await listAll(staging);
       expect(handlers.find((h) => h.name === "Status inbox")?.id).toBe(ids.inboxId);
       expect(handlers.find((h) => h.type === "slack")?.settings).toEqual({ slack: SLACK_WEBHOOK });
       expect(handlers.find((h) => h.type === "webhook")?.is_enabled).toBe(false);
-      expect((await listAll(sites.production))[0]?.id).toBe(ids.pagerId);
+      expect((await listAll(production))[0]?.id).toBe(ids.pagerId);
       return ids;
     });
 
-    await storyStep("the drifted field named in a plain preview, repaired by up", async () => {
-      const [repair] = await s.step(steps[3]!);
-      expect(repair!.stdout).toMatch(/~ name: /); // the preview's detailed diff
-      expect(repair!.stdout).toMatch(/1 to update/);
-      expect(repair!.stdout).toMatch(/1 updated/);
-      expect((await sites.staging.notificationHandlers.retrieve(ids.oncallId)).name).toBe("On-call email");
-    });
+    await repairDrift(s, steps[3]!, sites, ids.oncallId);
 
     await storyStep("an import from the web UI: no write, no secret in its code", async () => {
-      const before = await listAll(sites.staging);
+      const before = await listAll(staging);
       const results = await s.step(steps[4]!);
       const imported = results.map((r) => `${r.stdout}${r.stderr}`).join("\n");
       expect(imported).toMatch(/1 imported/);
       expect(imported).toContain("type: notification-handlers:NotificationHandler");
       expect(imported.includes(DISCORD_WEBHOOK), "the webhook in the generated code").toBe(false);
-      const after = await listAll(sites.staging);
+      const after = await listAll(staging);
       // The handler the README made, as it made it, and nothing else changed.
       expect(after.filter((h) => h.type !== "discord")).toEqual(before);
       expect(after.filter((h) => h.type === "discord")).toMatchObject([
@@ -98,37 +89,19 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
     });
 
     await storyStep("a value breaking its rule: preview fails naming resource, field, rule", async () => {
-      const before = await listAll(sites.staging);
+      const before = await listAll(staging);
       await s.mustSh(`printf '%s' ${BAD_WEBHOOK} | pulumi config set --secret slackWebhook`, false);
       const preview = await s.sh("pulumi preview");
       const printed = `${preview.stdout}\n${preview.stderr}`;
       expect(preview.code).not.toBe(0);
       expect(printed).toContain("resource 'team-slack' has a problem: slack must be an absolute https URL");
       expect(printed.includes(BAD_WEBHOOK), "the secret value in the message").toBe(false);
-      expect(await listAll(sites.staging)).toEqual(before);
+      expect(await listAll(staging)).toEqual(before);
       await s.mustSh(`printf '%s' ${SLACK_WEBHOOK} | pulumi config set --secret slackWebhook`, false);
       await s.mustSh("pulumi preview --expect-no-changes");
     });
 
-    await storyStep("no key or webhook in the state or in anything printed", async () => {
-      const state = await s.mustSh("pulumi stack export", false);
-      expect(state.stdout).toContain("notification-handlers:index:NotificationHandler");
-      const secrets = [
-        await s.variable("KEY"),
-        await s.variable("PRODUCTION_KEY"),
-        SLACK_WEBHOOK,
-        DISCORD_WEBHOOK,
-      ];
-      for (const secret of secrets) {
-        expect(state.stdout.includes(secret), "a secret in the exported state").toBe(false);
-        expect(s.transcript.join("\n").includes(secret), "a secret in the CLI's output").toBe(false);
-      }
-    });
-
-    await storyStep("destroy, the imported handler included, which leaves the inbox", async () => {
-      await s.mustSh("pulumi destroy --yes");
-      expect(await summary(sites.staging)).toEqual(["internal_notification Status inbox"]);
-      expect(await summary(sites.production)).toEqual([]);
-    });
+    await expectSecretsKept(s, [SLACK_WEBHOOK, DISCORD_WEBHOOK]);
+    await destroyLeavingInbox(s, sites, "destroy, the imported handler included, which leaves the inbox");
   });
 });

@@ -4,13 +4,13 @@
  * written with the Pulumi CLI, the plugin installed from its tarball, then the handlers on two sites
  * (an explicit provider for the second), a lookup, a handler set from the example's YAML files (built by
  * the plugin, a secret from the stack's config), drift named by field and repaired, no secret in the
- * state or in anything printed, and destroy.
+ * state or in anything printed, and destroy. The steps the YAML example's test shares are exported.
  */
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import { storyStep } from "./story-step";
-import { listAll, runItSteps, UserSession } from "./user-path";
+import { listAll, type ReadmeStep, runItSteps, UserSession } from "./user-path";
 
 // As the READMEs set it.
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";
@@ -28,18 +28,85 @@ export interface ProgramExample {
   installed: string[];
 }
 
+/** The two servers the READMEs start: the default site and the one the explicit provider targets. */
+export interface TwoSites {
+  staging: NotificationHandlersClient;
+  production: NotificationHandlersClient;
+}
+
+/** A client for each site the session's README started, with the keys it exported. */
+export async function openSites(s: UserSession): Promise<TwoSites> {
+  const staging = new NotificationHandlersClient({
+    baseURL: s.urls.get("8080")!,
+    apiKey: await s.variable("KEY"),
+  });
+  const production = new NotificationHandlersClient({
+    baseURL: s.urls.get("8081")!,
+    apiKey: await s.variable("PRODUCTION_KEY"),
+  });
+  return { staging, production };
+}
+
+/** The handlers of a site, as `type name`, sorted. */
+export async function summary(client: NotificationHandlersClient): Promise<string[]> {
+  return (await listAll(client)).map((h) => `${h.type} ${h.name}`).sort();
+}
+
+/** The README's drift step: the drifted name shown in a plain preview, and put back by up. */
+export async function repairDrift(
+  s: UserSession,
+  step: ReadmeStep,
+  sites: TwoSites,
+  oncallId: number,
+): Promise<void> {
+  await storyStep("the drifted field named in a plain preview, repaired by up", async () => {
+    const [repair] = await s.step(step);
+    expect(repair!.stdout).toMatch(/~ name: /); // the preview's detailed diff
+    expect(repair!.stdout).toMatch(/1 to update/);
+    expect(repair!.stdout).toMatch(/1 updated/);
+    expect((await sites.staging.notificationHandlers.retrieve(oncallId)).name).toBe("On-call email");
+  });
+}
+
+/**
+ * Neither key nor any of `webhooks` in the exported state (which holds the handlers, and `inState`)
+ * or in anything the CLI printed.
+ */
+export async function expectSecretsKept(
+  s: UserSession,
+  webhooks: string[],
+  inState: string[] = [],
+): Promise<void> {
+  await storyStep("no key or webhook in the state or in anything printed", async () => {
+    const state = await s.mustSh("pulumi stack export", false);
+    for (const text of ["notification-handlers:index:NotificationHandler", ...inState])
+      expect(state.stdout).toContain(text);
+    const secrets = [await s.variable("KEY"), await s.variable("PRODUCTION_KEY"), ...webhooks];
+    for (const secret of secrets) {
+      expect(state.stdout.includes(secret), "a secret in the exported state").toBe(false);
+      expect(s.transcript.join("\n").includes(secret), "a secret in the CLI's output").toBe(false);
+    }
+  });
+}
+
+/** `pulumi destroy`, which leaves on the default site only the inbox the program looks up. */
+export async function destroyLeavingInbox(s: UserSession, sites: TwoSites, title: string): Promise<void> {
+  await storyStep(title, async () => {
+    await s.mustSh("pulumi destroy --yes");
+    expect(await summary(sites.staging)).toEqual(["internal_notification Status inbox"]);
+    expect(await summary(sites.production)).toEqual([]);
+  });
+}
+
 /** The suite of one example (see the file comment). */
 export function describeProgramOnTwoSites({ example, installed }: ProgramExample): void {
   describe(`examples/${example}, run as its README says with the Pulumi CLI`, () => {
     let session: UserSession | undefined;
-    let staging: NotificationHandlersClient | undefined;
-    let production: NotificationHandlersClient | undefined;
-    const summary = async (client: NotificationHandlersClient): Promise<string[]> =>
-      (await listAll(client)).map((h) => `${h.type} ${h.name}`).sort();
+    let sites: TwoSites | undefined;
 
     afterAll(async () => {
-      await staging?.close();
-      await production?.close();
+      await sites?.staging.close();
+      await sites?.production.close();
       await session?.dispose();
     });
 
@@ -50,15 +117,8 @@ export function describeProgramOnTwoSites({ example, installed }: ProgramExample
       session = await UserSession.start(example, { pathFirst: inject("enginePath") });
       const s = session;
       await s.step(steps[0]!);
-      staging = new NotificationHandlersClient({
-        baseURL: s.urls.get("8080")!,
-        apiKey: await s.variable("KEY"),
-      });
-      production = new NotificationHandlersClient({
-        baseURL: s.urls.get("8081")!,
-        apiKey: await s.variable("PRODUCTION_KEY"),
-      });
-      const sites = { staging, production };
+      sites = await openSites(s);
+      const { staging, production } = sites;
 
       await storyStep("install the plugin from its tarball", async () => {
         const install = (await s.step(steps[1]!)).map((r) => `${r.stdout}${r.stderr}`).join("\n");
@@ -75,7 +135,7 @@ export function describeProgramOnTwoSites({ example, installed }: ProgramExample
           const outputs = await s.mustSh("pulumi stack output --json --show-secrets", false);
           const ids = JSON.parse(outputs.stdout) as Outputs;
 
-          expect(await summary(sites.staging)).toEqual([
+          expect(await summary(staging)).toEqual([
             "discord Team Discord",
             "email On-call email",
             "email Team email",
@@ -83,8 +143,8 @@ export function describeProgramOnTwoSites({ example, installed }: ProgramExample
             "slack Team Slack",
             "webhook Status page",
           ]);
-          expect(await summary(sites.production)).toEqual(["twilio Production pager"]);
-          const handlers = await listAll(sites.staging);
+          expect(await summary(production)).toEqual(["twilio Production pager"]);
+          const handlers = await listAll(staging);
           const named = (name: string): (typeof handlers)[number] | undefined =>
             handlers.find((h) => h.name === name);
           expect(named("Status inbox")?.id).toBe(ids.inboxId);
@@ -102,43 +162,17 @@ export function describeProgramOnTwoSites({ example, installed }: ProgramExample
             settings: { email: "team@example.com" },
           });
           expect(named("Team Discord")?.settings).toEqual({ discord: TEAM_WEBHOOK });
-          const [pager] = await listAll(sites.production);
+          const [pager] = await listAll(production);
           expect(pager).toMatchObject({ id: ids.pagerId, settings: { twilio: "+15551234567" } });
           return ids;
         },
       );
 
-      await storyStep("the drifted field named in a plain preview, repaired by up", async () => {
-        const [repair] = await s.step(steps[3]!);
-        expect(repair!.stdout).toMatch(/~ name: /); // the preview's detailed diff
-        expect(repair!.stdout).toMatch(/1 to update/);
-        expect(repair!.stdout).toMatch(/1 updated/);
-        expect((await sites.staging.notificationHandlers.retrieve(ids.oncallId)).name).toBe("On-call email");
-      });
-
-      await storyStep("no key or webhook in the state or in anything printed", async () => {
-        const state = await s.mustSh("pulumi stack export", false);
-        expect(state.stdout).toContain("notification-handlers:index:NotificationHandler");
-        const child =
-          "notification-handlers:index:HandlerSet$notification-handlers:index:NotificationHandler";
-        for (const key of ["team-email", "team-discord"]) expect(state.stdout).toContain(`${child}::${key}`);
-        const secrets = [
-          await s.variable("KEY"),
-          await s.variable("PRODUCTION_KEY"),
-          SLACK_WEBHOOK,
-          TEAM_WEBHOOK,
-        ];
-        for (const secret of secrets) {
-          expect(state.stdout.includes(secret), "a secret in the exported state").toBe(false);
-          expect(s.transcript.join("\n").includes(secret), "a secret in the CLI's output").toBe(false);
-        }
-      });
-
-      await storyStep("destroy, which leaves the inbox the program only looks up", async () => {
-        await s.mustSh("pulumi destroy --yes");
-        expect(await summary(sites.staging)).toEqual(["internal_notification Status inbox"]);
-        expect(await summary(sites.production)).toEqual([]);
-      });
+      await repairDrift(s, steps[3]!, sites, ids.oncallId);
+      const child = "notification-handlers:index:HandlerSet$notification-handlers:index:NotificationHandler";
+      const children = ["team-email", "team-discord"].map((key) => `${child}::${key}`);
+      await expectSecretsKept(s, [SLACK_WEBHOOK, TEAM_WEBHOOK], children);
+      await destroyLeavingInbox(s, sites, "destroy, which leaves the inbox the program only looks up");
     });
   });
 }
