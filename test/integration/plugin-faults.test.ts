@@ -6,20 +6,21 @@
  * sent as the engine sends a run's steps (at once), converge: the API holds exactly the handlers whose
  * ids the plugin returned, with no duplicate and no orphan, and the next run's Diff finds no change.
  */
-import {
-  CheckRequest,
-  CreateRequest,
-  DeleteRequest,
-  DiffRequest,
-  DiffResponse,
-  UpdateRequest,
-} from "@pulumi/pulumi/proto/provider_pb";
+import { DiffResponse } from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { type TestServer, startServer } from "../support/reference-server";
-import { PluginProcess, TYPE, struct, urnOf } from "./plugin-process";
+import {
+  type PluginProcess,
+  PluginRuns,
+  checkedInputs,
+  createRequest,
+  deleteRequest,
+  diffRequest,
+  updateRequest,
+} from "./plugin-process";
 
 const N = 20;
 const FAULT_RATE = 0.2;
@@ -29,7 +30,7 @@ const LOST_ANSWERS = ["5xx-after", "reset-after", "slow"];
 
 let server: TestServer | undefined;
 let proxy: FaultProxy | undefined;
-const plugins: PluginProcess[] = [];
+const runs = new PluginRuns();
 let key = "";
 
 beforeAll(async () => {
@@ -39,29 +40,19 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const plugin of plugins) await plugin.stop();
+  await runs.stopAll();
   await proxy?.close();
   await server?.close();
 });
 
 /** A new plugin process, as each run of the engine starts one, configured with the proxy. */
-async function nextRun(): Promise<PluginProcess> {
-  const plugin = await PluginProcess.start();
-  plugins.push(plugin);
-  await plugin.configureFor(proxy!.url, key, { requestTimeoutMs: CLIENT_TIMEOUT_MS });
-  return plugin;
+function nextRun(): Promise<PluginProcess> {
+  return runs.next(proxy!.url, key, { requestTimeoutMs: CLIENT_TIMEOUT_MS });
 }
 
 /** The inputs of handler `i` as Check returns them. */
-async function checked(plugin: PluginProcess, i: number, name: string): Promise<Struct> {
-  const response = await plugin.check(
-    new CheckRequest()
-      .setUrn(urnOf(`h${i}`))
-      .setType(TYPE)
-      .setNews(struct({ type: "internal_notification", name })),
-  );
-  expect(response.getFailuresList()).toEqual([]);
-  return response.getInputs()!;
+function checked(plugin: PluginProcess, i: number, name: string): Promise<Struct> {
+  return checkedInputs(plugin, `h${i}`, { type: "internal_notification", name });
 }
 
 /** The server's handlers as `id name`, sorted. */
@@ -75,14 +66,7 @@ describe("the plugin through a proxy injecting 20% faults", () => {
     const first = await nextRun();
     const inputs = await Promise.all(Array.from({ length: N }, (_, i) => checked(first, i, `handler ${i}`)));
     const created = await Promise.all(
-      inputs.map((properties, i) =>
-        first.create(
-          new CreateRequest()
-            .setUrn(urnOf(`h${i}`))
-            .setType(TYPE)
-            .setProperties(properties),
-        ),
-      ),
+      inputs.map((properties, i) => first.create(createRequest(`h${i}`, properties))),
     );
     const ids = created.map((c) => c.getId());
     const outputs = created.map((c) => c.getProperties()!);
@@ -100,16 +84,7 @@ describe("the plugin through a proxy injecting 20% faults", () => {
     // The next run sees no change.
     const second = await nextRun();
     const diffs = await Promise.all(
-      ids.map((id, i) =>
-        second.diff(
-          new DiffRequest()
-            .setId(id)
-            .setUrn(urnOf(`h${i}`))
-            .setType(TYPE)
-            .setOlds(outputs[i])
-            .setNews(inputs[i]),
-        ),
-      ),
+      ids.map((id, i) => second.diff(diffRequest(id, `h${i}`, outputs[i], inputs[i]))),
     );
     expect(diffs.map((d) => d.getChanges())).toEqual(ids.map(() => DiffResponse.DiffChanges.DIFF_NONE));
 
@@ -120,25 +95,8 @@ describe("the plugin through a proxy injecting 20% faults", () => {
       Array.from({ length: half }, (_, i) => checked(third, i, `handler ${i} (renamed)`)),
     );
     await Promise.all([
-      ...renamedInputs.map((news, i) =>
-        third.update(
-          new UpdateRequest()
-            .setId(ids[i]!)
-            .setUrn(urnOf(`h${i}`))
-            .setType(TYPE)
-            .setOlds(outputs[i])
-            .setNews(news),
-        ),
-      ),
-      ...ids.slice(half).map((id, j) =>
-        third.delete(
-          new DeleteRequest()
-            .setId(id)
-            .setUrn(urnOf(`h${half + j}`))
-            .setType(TYPE)
-            .setProperties(outputs[half + j]),
-        ),
-      ),
+      ...renamedInputs.map((news, i) => third.update(updateRequest(ids[i]!, `h${i}`, outputs[i], news))),
+      ...ids.slice(half).map((id, j) => third.delete(deleteRequest(id, `h${half + j}`, outputs[half + j]))),
     ]);
     expect(await storedHandlers()).toEqual(
       ids
@@ -150,15 +108,7 @@ describe("the plugin through a proxy injecting 20% faults", () => {
     // A destroy.
     const fourth = await nextRun();
     await Promise.all(
-      ids.slice(0, half).map((id, i) =>
-        fourth.delete(
-          new DeleteRequest()
-            .setId(id)
-            .setUrn(urnOf(`h${i}`))
-            .setType(TYPE)
-            .setProperties(outputs[i]),
-        ),
-      ),
+      ids.slice(0, half).map((id, i) => fourth.delete(deleteRequest(id, `h${i}`, outputs[i]))),
     );
     expect(await storedHandlers()).toEqual([]);
 

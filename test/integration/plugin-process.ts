@@ -11,16 +11,16 @@ import { createInterface } from "node:readline";
 import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import {
-  type CheckRequest,
+  CheckRequest,
   type CheckResponse,
   ConfigureRequest,
   type ConfigureResponse,
   type ConstructRequest,
   type ConstructResponse,
-  type CreateRequest,
+  CreateRequest,
   type CreateResponse,
-  type DeleteRequest,
-  type DiffRequest,
+  DeleteRequest,
+  DiffRequest,
   type DiffResponse,
   type GetSchemaRequest,
   type GetSchemaResponse,
@@ -28,7 +28,7 @@ import {
   type InvokeResponse,
   type ReadRequest,
   type ReadResponse,
-  type UpdateRequest,
+  UpdateRequest,
   type UpdateResponse,
 } from "@pulumi/pulumi/proto/provider_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
@@ -133,3 +133,61 @@ export class PluginProcess {
     await exited;
   }
 }
+
+/** The plugin processes a file's tests start, one per run of the engine, stopped together after. */
+export class PluginRuns {
+  private readonly started: PluginProcess[] = [];
+
+  /** A new plugin process, as each run of the engine starts one, configured as `configureFor` says. */
+  async next(
+    baseUrl: string,
+    apiKey: string,
+    settings: Record<string, unknown> = {},
+  ): Promise<PluginProcess> {
+    const plugin = await PluginProcess.start();
+    this.started.push(plugin);
+    await plugin.configureFor(baseUrl, apiKey, settings);
+    return plugin;
+  }
+
+  /** Stops every process started. */
+  async stopAll(): Promise<void> {
+    for (const plugin of this.started) await plugin.stop();
+  }
+}
+
+/** The inputs Check returns for handler `name`'s `news`, which must pass it. */
+export async function checkedInputs(
+  plugin: PluginProcess,
+  name: string,
+  news: Record<string, unknown>,
+): Promise<Struct> {
+  const response = await plugin.check(
+    new CheckRequest().setUrn(urnOf(name)).setType(TYPE).setNews(struct(news)),
+  );
+  expect(response.getFailuresList()).toEqual([]);
+  return response.getInputs()!;
+}
+
+// The engine's requests for one handler, named by its URN's last part.
+/** Create handler `name` with `properties`. */
+export const createRequest = (name: string, properties: Struct | undefined): CreateRequest =>
+  new CreateRequest().setUrn(urnOf(name)).setType(TYPE).setProperties(properties);
+/** Diff handler `name`'s stored `olds` with `news`. */
+export const diffRequest = (
+  id: string,
+  name: string,
+  olds: Struct | undefined,
+  news: Struct | undefined,
+): DiffRequest => new DiffRequest().setId(id).setUrn(urnOf(name)).setType(TYPE).setOlds(olds).setNews(news);
+/** Update handler `name` from `olds` to `news`. */
+export const updateRequest = (
+  id: string,
+  name: string,
+  olds: Struct | undefined,
+  news: Struct | undefined,
+): UpdateRequest =>
+  new UpdateRequest().setId(id).setUrn(urnOf(name)).setType(TYPE).setOlds(olds).setNews(news);
+/** Delete handler `name`, whose outputs are `properties`. */
+export const deleteRequest = (id: string, name: string, properties: Struct | undefined): DeleteRequest =>
+  new DeleteRequest().setId(id).setUrn(urnOf(name)).setType(TYPE).setProperties(properties);

@@ -6,24 +6,25 @@
  * and nothing else; a rename costs its write, the read that verifies it and the run's list; a destroy
  * writes each handler once.
  */
-import {
-  CheckRequest,
-  CreateRequest,
-  DeleteRequest,
-  DiffRequest,
-  DiffResponse,
-  UpdateRequest,
-} from "@pulumi/pulumi/proto/provider_pb";
+import { DiffResponse } from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { type TestServer, startServer } from "../support/reference-server";
-import { PluginProcess, TYPE, struct, urnOf } from "./plugin-process";
+import {
+  type PluginProcess,
+  PluginRuns,
+  checkedInputs,
+  createRequest,
+  deleteRequest,
+  diffRequest,
+  updateRequest,
+} from "./plugin-process";
 
 const K = 20;
 
 let server: TestServer | undefined;
-const plugins: PluginProcess[] = [];
+const runs = new PluginRuns();
 let key = "";
 
 beforeAll(async () => {
@@ -32,29 +33,19 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const plugin of plugins) await plugin.stop();
+  await runs.stopAll();
   await server?.close();
 });
 
 /** A new plugin process, as each run of the engine starts one. */
-async function nextRun(): Promise<PluginProcess> {
-  const plugin = await PluginProcess.start();
-  plugins.push(plugin);
-  await plugin.configureFor(server!.url, key);
-  return plugin;
+function nextRun(): Promise<PluginProcess> {
+  return runs.next(server!.url, key);
 }
 
 /** The checked inputs of handler `i`, renamed or not. */
-async function checked(plugin: PluginProcess, i: number, renamed = false): Promise<Struct> {
+function checked(plugin: PluginProcess, i: number, renamed = false): Promise<Struct> {
   const news = { type: "email", name: renamed ? "renamed" : `handler ${i}`, email: `h${i}@example.com` };
-  const response = await plugin.check(
-    new CheckRequest()
-      .setUrn(urnOf(`h${i}`))
-      .setType(TYPE)
-      .setNews(struct(news)),
-  );
-  expect(response.getFailuresList()).toEqual([]);
-  return response.getInputs()!;
+  return checkedInputs(plugin, `h${i}`, news);
 }
 
 describe("the plugin's requests, counted at the server", () => {
@@ -65,32 +56,12 @@ describe("the plugin's requests, counted at the server", () => {
     let run = await nextRun();
     let mark = server!.served.length;
     const inputs = await Promise.all(indices.map((i) => checked(run, i)));
-    const created = await Promise.all(
-      indices.map((i) =>
-        run.create(
-          new CreateRequest()
-            .setUrn(urnOf(`h${i}`))
-            .setType(TYPE)
-            .setProperties(inputs[i]),
-        ),
-      ),
-    );
+    const created = await Promise.all(indices.map((i) => run.create(createRequest(`h${i}`, inputs[i]))));
     expect(server!.countSince(mark).writes).toBe(K);
     const ids = created.map((c) => c.getId());
     const outputs = created.map((c) => c.getProperties()!);
     const diffAll = (plugin: PluginProcess, news: Struct[]): Promise<DiffResponse[]> =>
-      Promise.all(
-        indices.map((i) =>
-          plugin.diff(
-            new DiffRequest()
-              .setId(ids[i]!)
-              .setUrn(urnOf(`h${i}`))
-              .setType(TYPE)
-              .setOlds(outputs[i])
-              .setNews(news[i]),
-          ),
-        ),
-      );
+      Promise.all(indices.map((i) => plugin.diff(diffRequest(ids[i]!, `h${i}`, outputs[i], news[i]))));
 
     // A run with nothing to change (a preview, or an up): one list, for the whole account.
     run = await nextRun();
@@ -107,30 +78,13 @@ describe("the plugin's requests, counted at the server", () => {
     expect(diffs.map((d) => d.getChanges())).toEqual(
       indices.map((i) => (i === 0 ? DiffResponse.DiffChanges.DIFF_SOME : DiffResponse.DiffChanges.DIFF_NONE)),
     );
-    await run.update(
-      new UpdateRequest()
-        .setId(ids[0]!)
-        .setUrn(urnOf("h0"))
-        .setType(TYPE)
-        .setOlds(outputs[0])
-        .setNews(news[0]),
-    );
+    await run.update(updateRequest(ids[0]!, "h0", outputs[0], news[0]));
     expect(server!.countSince(mark)).toEqual({ lists: 1, reads: 1, writes: 1, total: 3 });
 
     // A destroy: one write per handler.
     run = await nextRun();
     mark = server!.served.length;
-    await Promise.all(
-      indices.map((i) =>
-        run.delete(
-          new DeleteRequest()
-            .setId(ids[i]!)
-            .setUrn(urnOf(`h${i}`))
-            .setType(TYPE)
-            .setProperties(outputs[i]),
-        ),
-      ),
-    );
+    await Promise.all(indices.map((i) => run.delete(deleteRequest(ids[i]!, `h${i}`, outputs[i]))));
     expect(server!.countSince(mark).writes).toBe(K);
     expect(await server!.handlers(key)).toEqual([]);
   });
