@@ -11,9 +11,18 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client/client";
-import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
-import { cutOff, exportState, handlerIds } from "./cut-off";
+import type { NotificationHandlersClient } from "../../sdk/client/client";
+import type { FaultProxy } from "../support/fault-proxy";
+import {
+  cutOff,
+  expectConverged,
+  exportState,
+  forwarded,
+  handlerIds,
+  pendingCreates,
+  recoveredLines,
+  slowStack,
+} from "./cut-off";
 import { listAll, runItSteps, UserSession } from "./user-path";
 
 const COUNT = 12;
@@ -65,24 +74,10 @@ describe("a YAML deploy cut off by SIGKILL, recovered with the plugin's executab
     await s.step(steps[1]!); // pulumi plugin install from the tarball
     await writeFile(join(s.project, "Pulumi.yaml"), PROGRAM);
     const key = await s.variable("KEY");
-    client = new NotificationHandlersClient({ baseURL: s.url!, apiKey: key, maxRetries: 0 });
-    // Every request through the proxy answers 0.8 s late, so handlers exist while their creates are
-    // still in flight.
-    proxy = await startFaultProxy(s.url!, { rate: 1, kinds: ["slow"], slowMs: 800 });
-    await s.mustSh(
-      [
-        "export PULUMI_CONFIG_PASSPHRASE=local-only",
-        "pulumi login --local",
-        "pulumi stack init dev",
-        `pulumi config set notification-handlers:baseUrl ${proxy.url}`,
-        'pulumi config set --secret notification-handlers:apiKey "$KEY"',
-      ].join("\n"),
-    );
+    ({ client, proxy } = await slowStack(s, key));
     lap("setup");
 
-    const posts = (): Promise<boolean> =>
-      Promise.resolve(proxy!.faults.filter((f) => f.startsWith("fault slow POST ")).length >= 4);
-    await cutOff(s, "pulumi up --yes --skip-preview", posts);
+    await cutOff(s, "pulumi up --yes --skip-preview", forwarded(proxy, "POST"));
     lap("up, cut off");
     const made = (await listAll(client)).length;
     expect(made).toBeGreaterThanOrEqual(4);
@@ -90,30 +85,16 @@ describe("a YAML deploy cut off by SIGKILL, recovered with the plugin's executab
 
     const state = await exportState(s);
     const recorded = handlerIds(state);
-    const pending = state.deployment.pending_operations ?? [];
-    expect(pending.length).toBeGreaterThan(0);
-    expect(pending.every((p) => p.type === "creating")).toBe(true);
+    const pending = pendingCreates(state);
 
     const recover = await s.mustSh(RECOVER);
     lap("recover");
-    const lines = recover.stdout.trim().split("\n");
-    expect(lines.filter((l) => l.startsWith("refused "))).toEqual([]);
-    const imported = lines.filter((l) => l.startsWith("imported "));
+    const imported = recoveredLines(recover.stdout, made, recorded.length, pending.length);
     for (const line of imported) expect(line).toContain("notification-handlers:index:NotificationHandler::h");
-    expect(recorded.length + imported.length).toBe(made); // every handler in the API, in the state
-    expect(lines.length).toBe(pending.length + 1);
-    expect(lines.at(-1)).toMatch(/^state written \(\d+ imported, \d+ cleared\)$/);
 
     await s.mustSh("pulumi up --yes --skip-preview");
     lap("up");
-    const handlers = await listAll(client);
-    expect(handlers).toHaveLength(COUNT);
-    expect(new Set(handlers.map((h) => h.name)).size).toBe(COUNT);
-    const after = await exportState(s);
-    expect(handlerIds(after)).toEqual(handlers.map((h) => h.id)); // 0 duplicates, 0 orphans
-    expect(after.deployment.pending_operations ?? []).toEqual([]);
-    expect(JSON.stringify(after).includes(key), "the API key in the state").toBe(false);
-    expect(s.transcript.join("\n").includes(key), "the API key in the output").toBe(false);
+    await expectConverged(s, client, COUNT, key);
 
     await s.mustSh("pulumi destroy --yes --skip-preview");
     lap("destroy");

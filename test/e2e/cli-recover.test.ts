@@ -10,9 +10,18 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client/client";
-import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
-import { cutOff, exportState, handlerIds } from "./cut-off";
+import type { NotificationHandlersClient } from "../../sdk/client/client";
+import type { FaultProxy } from "../support/fault-proxy";
+import {
+  cutOff,
+  expectConverged,
+  exportState,
+  forwarded,
+  handlerIds,
+  pendingCreates,
+  recoveredLines,
+  slowStack,
+} from "./cut-off";
 import { listAll, runItSteps, UserSession } from "./user-path";
 
 const COUNT = 12;
@@ -41,25 +50,10 @@ describe("a deploy cut off by SIGKILL, recovered with notification-handlers reco
     await writeFile(join(s.project, "index.ts"), PROGRAM);
     await s.step(steps[0]!); // npm install, the key, the server
     const key = await s.variable("KEY");
-    client = new NotificationHandlersClient({ baseURL: s.url!, apiKey: key, maxRetries: 0 });
-    // Every request through the proxy answers 0.8 s late (well under the client's timeout), so the
-    // handlers exist in the API while their creates are still in flight.
-    proxy = await startFaultProxy(s.url!, { rate: 1, kinds: ["slow"], slowMs: 800 });
-    await s.mustSh(
-      [
-        "export PULUMI_CONFIG_PASSPHRASE=local-only",
-        "pulumi login --local",
-        "pulumi stack init dev",
-        `pulumi config set notification-handlers:baseUrl ${proxy.url}`,
-        'pulumi config set --secret notification-handlers:apiKey "$KEY"',
-      ].join("\n"),
-    );
+    ({ client, proxy } = await slowStack(s, key));
 
     const api = async (): Promise<number> => (await listAll(client!)).length;
-    // Watched at the proxy, not by polling the API, which would spend the key's rate limit.
-    const forwarded = (method: string) => (): Promise<boolean> =>
-      Promise.resolve(proxy!.faults.filter((f) => f.startsWith(`fault slow ${method} `)).length >= 4);
-    await cutOff(s, "pulumi up --yes --skip-preview", forwarded("POST"));
+    await cutOff(s, "pulumi up --yes --skip-preview", forwarded(proxy, "POST"));
     const made = await api();
     expect(made).toBeGreaterThanOrEqual(4);
     expect(made).toBeLessThan(COUNT);
@@ -71,33 +65,18 @@ describe("a deploy cut off by SIGKILL, recovered with notification-handlers reco
     await s.mustSh("pulumi cancel --yes");
 
     const state = await exportState(s);
-    const recorded = state.deployment.resources.filter((r) => r.type.endsWith(":NotificationHandler"));
-    const pending = state.deployment.pending_operations ?? [];
-    expect(pending.length).toBeGreaterThan(0);
-    expect(pending.every((p) => p.type === "creating")).toBe(true);
+    const recorded = handlerIds(state).length;
+    const pending = pendingCreates(state);
 
     const recover = await s.mustSh("npx notification-handlers recover");
-    const lines = recover.stdout.trim().split("\n");
-    const imported = lines.filter((l) => l.startsWith("imported "));
-    expect(lines.filter((l) => l.startsWith("refused "))).toEqual([]);
-    // Every handler in the API is now in the state: recorded by the cut-off up, or imported.
-    expect(recorded.length + imported.length).toBe(made);
-    expect(lines.length).toBe(pending.length + 1);
-    expect(lines.at(-1)).toMatch(/^state written \(\d+ imported, \d+ cleared\)$/);
+    recoveredLines(recover.stdout, made, recorded, pending.length);
 
     await s.mustSh("pulumi up --yes --skip-preview");
-    const handlers = await listAll(client);
-    expect(handlers).toHaveLength(COUNT);
-    expect(new Set(handlers.map((h) => h.name)).size).toBe(COUNT);
-    const after = await exportState(s);
-    expect(handlerIds(after)).toEqual(handlers.map((h) => h.id));
-    expect(after.deployment.pending_operations ?? []).toEqual([]);
-    expect(JSON.stringify(after).includes(key), "the API key in the state").toBe(false);
-    expect(s.transcript.join("\n").includes(key), "the API key in the output").toBe(false);
+    await expectConverged(s, client, COUNT, key);
 
     // A destroy cut off: handlers gone from the API but still in the state. The next destroy deletes
     // the rest, and a handler already gone counts as deleted.
-    await cutOff(s, "pulumi destroy --yes --skip-preview", forwarded("DELETE"));
+    await cutOff(s, "pulumi destroy --yes --skip-preview", forwarded(proxy, "DELETE"));
     const left = await api();
     expect(left).toBeGreaterThan(0);
     expect(left).toBeLessThanOrEqual(COUNT - 4);

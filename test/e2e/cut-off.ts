@@ -6,7 +6,11 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import type { UserSession } from "./user-path";
+import { expect } from "vitest";
+
+import { NotificationHandlersClient } from "../../sdk/client/client";
+import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { listAll, type UserSession } from "./user-path";
 
 /**
  * Kills with SIGKILL every process whose environment carries `marker`: Pulumi starts its plugins in
@@ -61,4 +65,84 @@ export function handlerIds(state: ExportedHandlers): number[] {
     .filter((r) => r.type.endsWith(":NotificationHandler"))
     .map((r) => Number(r.id))
     .sort((a, b) => a - b);
+}
+
+/**
+ * A local stack `dev` of the session's project whose provider reaches the API through a fault proxy
+ * answering every request 0.8 s late (well under the client's timeout), so handlers exist in the API
+ * while their creates are still in flight; and a client of the API itself, with the session's key.
+ */
+export async function slowStack(
+  s: UserSession,
+  key: string,
+): Promise<{ client: NotificationHandlersClient; proxy: FaultProxy }> {
+  const client = new NotificationHandlersClient({ baseURL: s.url!, apiKey: key, maxRetries: 0 });
+  const proxy = await startFaultProxy(s.url!, { rate: 1, kinds: ["slow"], slowMs: 800 });
+  try {
+    await s.mustSh(
+      [
+        "export PULUMI_CONFIG_PASSPHRASE=local-only",
+        "pulumi login --local",
+        "pulumi stack init dev",
+        `pulumi config set notification-handlers:baseUrl ${proxy.url}`,
+        'pulumi config set --secret notification-handlers:apiKey "$KEY"',
+      ].join("\n"),
+    );
+  } catch (error) {
+    await client.close();
+    await proxy.close();
+    throw error;
+  }
+  return { client, proxy };
+}
+
+/**
+ * Whether the proxy has forwarded 4 slowed requests of `method`: watched at the proxy, not by polling
+ * the API, which would spend the key's rate limit.
+ */
+export const forwarded = (proxy: FaultProxy, method: string) => (): Promise<boolean> =>
+  Promise.resolve(proxy.faults.filter((f) => f.startsWith(`fault slow ${method} `)).length >= 4);
+
+/** The creates a cut-off up left pending in `state`: some, and creates only. */
+export function pendingCreates(state: ExportedHandlers): { type: string }[] {
+  const pending = state.deployment.pending_operations ?? [];
+  expect(pending.length).toBeGreaterThan(0);
+  expect(pending.every((p) => p.type === "creating")).toBe(true);
+  return pending;
+}
+
+/**
+ * Checks what `recover` printed: nothing refused, a line per pending operation and the summary, and
+ * the `made` handlers of the API all in the state (`recorded` by the cut-off up, or imported). The
+ * lines of the imported ones.
+ */
+export function recoveredLines(stdout: string, made: number, recorded: number, pending: number): string[] {
+  const lines = stdout.trim().split("\n");
+  const imported = lines.filter((l) => l.startsWith("imported "));
+  expect(lines.filter((l) => l.startsWith("refused "))).toEqual([]);
+  expect(recorded + imported.length).toBe(made);
+  expect(lines.length).toBe(pending + 1);
+  expect(lines.at(-1)).toMatch(/^state written \(\d+ imported, \d+ cleared\)$/);
+  return imported;
+}
+
+/**
+ * After recovery and an up: the API holds `count` handlers of distinct names, the state exactly
+ * those (no duplicate, no orphan) and no pending operation, and the key is in neither the state nor
+ * anything printed.
+ */
+export async function expectConverged(
+  s: UserSession,
+  client: NotificationHandlersClient,
+  count: number,
+  key: string,
+): Promise<void> {
+  const handlers = await listAll(client);
+  expect(handlers).toHaveLength(count);
+  expect(new Set(handlers.map((h) => h.name)).size).toBe(count);
+  const after = await exportState(s);
+  expect(handlerIds(after)).toEqual(handlers.map((h) => h.id));
+  expect(after.deployment.pending_operations ?? []).toEqual([]);
+  expect(JSON.stringify(after).includes(key), "the API key in the state").toBe(false);
+  expect(s.transcript.join("\n").includes(key), "the API key in the output").toBe(false);
 }
