@@ -6,6 +6,7 @@
  * provider and the examples are loaded from the compiled package by plain `require`, so the provider
  * closure that Pulumi serializes is the package's own code.
  */
+import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
@@ -13,6 +14,8 @@ import type * as automation from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, inject } from "vitest";
 
 import type * as PackageModule from "../../index";
+import { pluginTarball } from "../../scripts/build-plugin";
+import { mustRun, userEnvironment } from "../../scripts/user-project";
 import { createOfflineStack } from "./offline-stack";
 import type { EmulatedVersion } from "../../server";
 import { type StartServerOptions, type TestServer, startServer } from "../support/reference-server";
@@ -25,6 +28,34 @@ export {
 } from "../support/reference-server";
 
 export const ROOT = resolve(__dirname, "..", "..");
+
+/** Extracts the plugin's executable from its tarball into `project/plugin-bin`, where programs' `plugins.providers` point. */
+export async function extractPlugin(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await mkdir(join(project, "plugin-bin"), { recursive: true });
+  await mustRun("tar", ["-xzf", pluginTarball(), "-C", join(project, "plugin-bin")], { cwd: project, env });
+}
+
+/**
+ * The environment of the Pulumi CLI run in a scratch folder `root`: a home and a file backend of its
+ * own there (the backend's folder made), the engine first on PATH, and `passphrase` for secrets.
+ */
+export async function fileBackendEnvironment(
+  root: string,
+  passphrase: string,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<NodeJS.ProcessEnv> {
+  await mkdir(join(root, "state"), { recursive: true });
+  return userEnvironment({
+    home: join(root, "home"),
+    pathFirst: inject("enginePath"),
+    extra: {
+      PULUMI_HOME: join(root, "home", ".pulumi"),
+      PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
+      PULUMI_CONFIG_PASSPHRASE: passphrase,
+      ...extra,
+    },
+  });
+}
 /** `require` from the repository root, outside the test runner's transform. */
 export const nativeRequire = createRequire(join(ROOT, "package.json"));
 

@@ -6,9 +6,10 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { afterAll, beforeAll, expect, inject } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 
-import { runCommand, scratchFolder, userEnvironment, type CommandResult } from "../../scripts/user-project";
+import { runCommand, scratchFolder, type CommandResult } from "../../scripts/user-project";
+import { fileBackendEnvironment } from "./harness";
 
 /** The scratch folder and the CLI in it, set up before the file's tests and removed after. */
 export interface LanguageHostProjects {
@@ -53,17 +54,7 @@ export function languageHostProjects(
 
   beforeAll(async () => {
     root = await scratchFolder(scratch);
-    await mkdir(join(root, "state"));
-    env = userEnvironment({
-      home: join(root, "home"),
-      pathFirst: inject("enginePath"),
-      extra: {
-        PULUMI_HOME: join(root, "home", ".pulumi"),
-        PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
-        PULUMI_CONFIG_PASSPHRASE: "test-only",
-        ...extra(root),
-      },
-    });
+    env = await fileBackendEnvironment(root, "test-only", extra(root));
   });
 
   afterAll(async () => {

@@ -7,20 +7,13 @@
  * and the up with its `FILE:LINE:COLUMN` line, writing nothing. The rules themselves are proved at
  * the format's level: `unit/provider-handler-set-format`.
  */
-import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { pluginTarball } from "../../scripts/build-plugin";
-import {
-  mustRun,
-  runCommand,
-  scratchFolder,
-  userEnvironment,
-  type CommandResult,
-} from "../../scripts/user-project";
-import { type TestServer, startServer } from "./harness";
+import { mustRun, runCommand, scratchFolder, type CommandResult } from "../../scripts/user-project";
+import { extractPlugin, fileBackendEnvironment, type TestServer, startServer } from "./harness";
 import { storyStep } from "./story-step";
 
 const FIXTURE = join(__dirname, "..", "fixtures", "handler-set-plugin");
@@ -58,24 +51,14 @@ beforeAll(async () => {
   root = await scratchFolder("plugin-handler-set");
   project = join(root, "project");
   await cp(FIXTURE, project, { recursive: true });
-  await mkdir(join(project, "plugin-bin"), { recursive: true });
-  await mkdir(join(root, "state"), { recursive: true });
-  const env = userEnvironment({
-    home: join(root, "home"),
-    pathFirst: inject("enginePath"),
-    extra: {
-      PULUMI_HOME: join(root, "home", ".pulumi"),
-      PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
-      PULUMI_CONFIG_PASSPHRASE: "local-only",
-    },
-  });
+  const env = await fileBackendEnvironment(root, "local-only");
   // The CLI runs from the folder above the project: the set's patterns must not depend on it.
   const options = { cwd: root, env };
   pulumi = (...args) => runCommand("pulumi", ["--cwd", project, ...args], options);
   const must = async (...args: string[]): Promise<void> => {
     await mustRun("pulumi", ["--cwd", project, ...args], options);
   };
-  await mustRun("tar", ["-xzf", pluginTarball(), "-C", join(project, "plugin-bin")], options);
+  await extractPlugin(project, env);
   await must("stack", "init", "test");
   await must("config", "set", "url", server.url);
   await must("config", "set", "--secret", "key", key);

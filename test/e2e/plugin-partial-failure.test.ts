@@ -5,20 +5,13 @@
  * fails, and the state holds the handler with its id. The next up converges with no duplicate. The
  * gRPC detail itself is proved at the plugin's level: `integration/plugin-partial-failure`.
  */
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { pluginTarball } from "../../scripts/build-plugin";
-import {
-  mustRun,
-  runCommand,
-  scratchFolder,
-  userEnvironment,
-  type CommandResult,
-} from "../../scripts/user-project";
-import { type TestServer, startServer } from "./harness";
+import { mustRun, runCommand, scratchFolder, type CommandResult } from "../../scripts/user-project";
+import { extractPlugin, fileBackendEnvironment, type TestServer, startServer } from "./harness";
 
 const PROGRAM = `name: partial-failure
 runtime: yaml
@@ -65,21 +58,11 @@ describe("a create whose read-back fails, through the plugin under the engine", 
   it("leaves the handler in the state, and the next up converges with no duplicate", async () => {
     const key = await server!.newKey();
     const project = join(root, "project");
-    await mkdir(join(project, "plugin-bin"), { recursive: true });
+    const env = await fileBackendEnvironment(root, "local-only");
+    await extractPlugin(project, env);
     await writeFile(join(project, "Pulumi.yaml"), PROGRAM);
-    const env = userEnvironment({
-      home: join(root, "home"),
-      pathFirst: inject("enginePath"),
-      extra: {
-        PULUMI_HOME: join(root, "home", ".pulumi"),
-        PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
-        PULUMI_CONFIG_PASSPHRASE: "local-only",
-      },
-    });
-    await mkdir(join(root, "state"), { recursive: true });
     const options = { cwd: project, env };
     const pulumi = (...args: string[]): Promise<CommandResult> => runCommand("pulumi", args, options);
-    await mustRun("tar", ["-xzf", pluginTarball(), "-C", join(project, "plugin-bin")], options);
     await mustRun("pulumi", ["stack", "init", "test"], options);
     await mustRun("pulumi", ["config", "set", "notification-handlers:baseUrl", server!.url], options);
     await mustRun("pulumi", ["config", "set", "--secret", "notification-handlers:apiKey", key], options);
