@@ -58,7 +58,6 @@ describe("the Go language host, through the Pulumi CLI in a project folder", () 
     // The programs' binaries go under the user's cache: the scratch home's, removed after.
     XDG_CACHE_HOME: join(root, "home", ".cache"),
   }));
-  const { mustPulumi } = host;
 
   /** Writes a project folder with Pulumi.yaml, go.mod and the program, then `go mod tidy` in it. */
   async function project(name: string, program: string): Promise<string> {
@@ -74,15 +73,7 @@ describe("the Go language host, through the Pulumi CLI in a project folder", () 
     const dir = await project("hostgo", PROGRAM);
     await host.stack(dir);
 
-    const preview = await mustPulumi(dir, ["preview"]);
-    expect(preview.stdout).toMatch(/\+ 1 to create/);
-    expect(preview.stdout).toMatch(/dryRun\s*: true/);
-
-    const up = await mustPulumi(dir, ["up", "--yes", "--parallel", "3"]);
-    expect(up.stdout).toMatch(/1 created/);
-    expect(up.stdout).toMatch(/token\s*: \[secret\]/);
-    expect(`${preview.stdout}${preview.stderr}${up.stdout}${up.stderr}`).not.toContain(TOKEN);
-    expect(await host.outputs(dir)).toEqual({
+    expect(await host.previewAndUp(dir)).toEqual({
       greeting: "hello",
       token: TOKEN,
       project: "hostgo",

@@ -70,15 +70,7 @@ describe("the Python language host, through the Pulumi CLI in a project folder",
     const dir = await host.project("hostpy", inVirtualenv("../venv"), { "__main__.py": PROGRAM });
     await host.stack(dir);
 
-    const preview = await mustPulumi(dir, ["preview"]);
-    expect(preview.stdout).toMatch(/\+ 1 to create/);
-    expect(preview.stdout).toMatch(/dryRun\s*: true/);
-
-    const up = await mustPulumi(dir, ["up", "--yes", "--parallel", "3"]);
-    expect(up.stdout).toMatch(/1 created/);
-    expect(up.stdout).toMatch(/token\s*: \[secret\]/);
-    expect(`${preview.stdout}${preview.stderr}${up.stdout}${up.stderr}`).not.toContain(TOKEN);
-    expect(await host.outputs(dir)).toEqual({
+    expect(await host.previewAndUp(dir)).toEqual({
       greeting: "hello",
       token: TOKEN,
       tokenIsSecret: true,

@@ -32,6 +32,12 @@ export interface LanguageHostProjects {
   readonly stack: (dir: string, config?: Record<string, string>) => Promise<void>;
   /** The stack's outputs, secrets shown. */
   readonly outputs: (dir: string) => Promise<Record<string, unknown>>;
+  /**
+   * A preview then an up (`--parallel 3`) of a program whose only resource is the stack and which
+   * exports `dryRun` and `token`: the preview sees a dry run, the up prints the token as secret,
+   * neither prints its value. The outputs after, secrets shown.
+   */
+  readonly previewAndUp: (dir: string) => Promise<Record<string, unknown>>;
   /** `pulumi up`, which must fail: its stdout and stderr. */
   readonly failedUp: (dir: string) => Promise<string>;
   /** The token output shown as secret, and absent from the stack's state file. */
@@ -99,6 +105,16 @@ export function languageHostProjects(
     async outputs(dir) {
       const shown = await projects.mustPulumi(dir, ["stack", "output", "--json", "--show-secrets"]);
       return JSON.parse(shown.stdout) as Record<string, unknown>;
+    },
+    async previewAndUp(dir) {
+      const preview = await projects.mustPulumi(dir, ["preview"]);
+      expect(preview.stdout).toMatch(/\+ 1 to create/);
+      expect(preview.stdout).toMatch(/dryRun\s*: true/);
+      const up = await projects.mustPulumi(dir, ["up", "--yes", "--parallel", "3"]);
+      expect(up.stdout).toMatch(/1 created/);
+      expect(up.stdout).toMatch(/token\s*: \[secret\]/);
+      expect(`${preview.stdout}${preview.stderr}${up.stdout}${up.stderr}`).not.toContain(token);
+      return projects.outputs(dir);
     },
     async failedUp(dir) {
       const up = await projects.pulumi(dir, ["up", "--yes"]);
