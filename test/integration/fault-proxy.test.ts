@@ -1,7 +1,7 @@
 /**
  * The fault-injecting proxy the e2e suite runs (test/support/fault-proxy-process.mts), as its own process in front
- * of a tiny server that counts what reaches it: each kind of fault does what it says, and a proxy
- * with no faults passes answers through untouched.
+ * of a tiny server that counts what reaches it: each kind of fault does what it says, a proxy
+ * with no faults passes answers through untouched, and a held answer waits for its release.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -88,6 +88,27 @@ describe("the fault proxy", () => {
     if (sees === "error") expect(answer).toBeInstanceOf(Error);
     if (sees === "timeout") expect((answer as Error).name).toBe("TimeoutError");
     expect(faults).toEqual([`fault ${kind} POST /api/notification-handlers`]);
+  });
+
+  it("holds the answers of a method, handled at the server, until they are released", async () => {
+    const p = await proxy({ rate: 0 });
+    await p.hold("POST");
+    const before = arrived;
+    const answer = post(p.url);
+    // The proxy reports a held answer once the server has answered it.
+    for (let i = 0; i < 250 && p.held.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(p.held).toEqual(["held POST /api/notification-handlers"]);
+    expect(arrived).toBe(before + 1);
+    const other = await fetch(`${p.url}/api/notification-handlers`); // another method passes
+    expect(other.status).toBe(201);
+    let settled = false;
+    void answer.then(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(settled).toBe(false);
+    await p.release("POST");
+    expect(await answer).toMatchObject({ status: 201 });
+    expect(await post(p.url)).toMatchObject({ status: 201 }); // released: no longer held
+    expect(p.held).toHaveLength(1);
   });
 
   it("refuses a target off the loopback", async () => {

@@ -10,12 +10,19 @@
  * - `reset-after`:  forwarded and handled, then the connection is cut instead of answering;
  * - `slow`:       forwarded and handled, then answered after `--slow-ms` (longer than the client waits).
  *
+ * Besides the faults, the test can hold answers, to stop a client at a chosen point: a line `hold
+ * METHOD` on stdin makes the requests of that method that arrive from then on be forwarded and handled
+ * and their answers kept back (one line `held METHOD PATH` each); `release METHOD` sends the answers
+ * kept back and stops holding. Each command is acknowledged with a line `hold METHOD done` or
+ * `release METHOD done`.
+ *
  * Usage: `node test/support/fault-proxy-process.mts --target URL [--rate 0.2] [--seed 1] [--slow-ms 3000]
  * [--kinds 429,slow] [--port 0]`. The first line on stdout is `listening on http://127.0.0.1:PORT`; then one line per
- * fault, `fault KIND METHOD PATH`. SIGTERM and SIGINT stop it. Loopback only: it refuses another host.
+ * fault, `fault KIND METHOD PATH`, and per answer held, `held METHOD PATH`. SIGTERM and SIGINT stop it. Loopback only: it refuses another host.
  */
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 
 /** The kinds of fault, each drawn with the same chance. */
@@ -89,9 +96,43 @@ async function readBody(stream: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** The answers kept back, by method: each waits for its method's release. */
+class Holds {
+  private readonly waiting = new Map<string, (() => void)[]>();
+
+  /** Reads `hold METHOD` and `release METHOD` lines from stdin; the returned function stops reading. */
+  listen(): () => void {
+    const lines = createInterface({ input: process.stdin });
+    lines.on("line", (line) => {
+      const [verb, method] = line.trim().split(/\s+/);
+      if (method === undefined) return;
+      if (verb === "hold" && !this.waiting.has(method)) this.waiting.set(method, []);
+      if (verb === "release") {
+        for (const send of this.waiting.get(method) ?? []) send();
+        this.waiting.delete(method);
+      }
+      if (verb === "hold" || verb === "release") process.stdout.write(`${verb} ${method} done\n`);
+    });
+    return () => {
+      lines.close();
+      process.stdin.destroy();
+    };
+  }
+
+  /** Resolves when the answer to a request of `method` may be sent (at once unless held). */
+  async until(method: string, path: string): Promise<void> {
+    const queue = this.waiting.get(method);
+    if (queue === undefined) return;
+    process.stdout.write(`held ${method} ${path}\n`);
+    await new Promise<void>((resolve) => queue.push(resolve));
+  }
+}
+
 function main(): void {
   const options = readOptions(process.argv.slice(2));
   const random = seeded(options.seed);
+  const holds = new Holds();
+  const stopReading = holds.listen();
   const agent = new Agent({ keepAlive: true });
   const forward = (incoming: IncomingMessage, body: Buffer): Promise<Answer> =>
     new Promise((resolve, reject) => {
@@ -145,6 +186,7 @@ function main(): void {
         return;
       }
       if (fault === "slow") await new Promise((resolve) => setTimeout(resolve, options.slowMs));
+      await holds.until(req.method ?? "", req.url?.split("?")[0] ?? "");
       if (res.destroyed) return;
       const headers = { ...answer.headers };
       delete headers["transfer-encoding"];
@@ -164,6 +206,7 @@ function main(): void {
     server.close();
     server.closeAllConnections();
     agent.destroy();
+    stopReading();
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
