@@ -12,6 +12,7 @@ import {
   runProgramProcess,
   type Dependency,
   type LanguageRunner,
+  runFlags,
   type RunOutcome,
   type RunSpec,
 } from "./runner";
@@ -48,21 +49,12 @@ function programCommand(
   runScript: string,
   environment: NodeJS.ProcessEnv,
 ): { args: string[]; env: NodeJS.ProcessEnv } {
-  const flag = (name: string, value: string): string[] => (value === "" ? [] : [`--${name}`, value]);
   const nodeArgs = typeof spec.options.nodeargs === "string" ? spec.options.nodeargs.split(/\s+/) : [];
   const args = [
     ...nodeArgs.filter((a) => a !== ""),
     runScript,
-    ...flag("monitor", spec.monitorAddress),
-    ...flag("engine", spec.engineAddress),
-    ...flag("organization", spec.organization),
-    ...flag("project", spec.project),
-    ...flag("stack", spec.stack),
-    ...flag("root-directory", spec.rootDirectory),
-    ...flag("pwd", spec.programDirectory),
-    ...flag("tracing", spec.tracing),
-    ...(spec.dryRun ? ["--dry-run"] : []),
-    ...flag("parallel", spec.parallel > 0 ? String(spec.parallel) : ""),
+    ...runFlags(spec),
+    ...(spec.tracing === "" ? [] : ["--tracing", spec.tracing]),
     spec.entryPoint === "" ? "." : spec.entryPoint,
     ...spec.args,
   ];

@@ -10,7 +10,7 @@ import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
 
 import { REPOSITORY_ROOT } from "../user-project";
-import { runProgramProcess, type LanguageRunner, type RunOutcome, type RunSpec } from "./runner";
+import { runFlags, runProgramProcess, type LanguageRunner, type RunOutcome, type RunSpec } from "./runner";
 
 /** The runner that configures the Python SDK and runs the program inside its stack. */
 const PYTHON_RUNNER = join(REPOSITORY_ROOT, "scripts", "language-host", "python-runner.py");
@@ -52,19 +52,10 @@ function programPath(spec: RunSpec): string | { error: string } {
 
 /** The runner's command line after the Python executable. */
 function runnerArguments(spec: RunSpec, program: string): string[] {
-  const flag = (name: string, value: string): string[] => (value === "" ? [] : [`--${name}`, value]);
   return [
     "-u", // unbuffered: the program's output reaches the CLI as it comes
     PYTHON_RUNNER,
-    ...flag("monitor", spec.monitorAddress),
-    ...flag("engine", spec.engineAddress),
-    ...flag("organization", spec.organization),
-    ...flag("project", spec.project),
-    ...flag("stack", spec.stack),
-    ...flag("root-directory", spec.rootDirectory),
-    ...flag("pwd", spec.programDirectory),
-    ...(spec.dryRun ? ["--dry-run"] : []),
-    ...flag("parallel", spec.parallel > 0 ? String(spec.parallel) : ""),
+    ...runFlags(spec),
     program,
     ...spec.args,
   ];

@@ -30,6 +30,26 @@ export interface RunSpec {
 }
 
 /** A program's end, as the engine's `RunResponse` carries it. */
+/**
+ * The engine's run flags as the program runners take them (Node.js's `cmd/run`, the Python runner):
+ * `--monitor`, `--engine`, `--organization`, `--project`, `--stack`, `--root-directory`, `--pwd`,
+ * `--dry-run`, `--parallel`, each left out when empty.
+ */
+export function runFlags(spec: RunSpec): string[] {
+  const flag = (name: string, value: string): string[] => (value === "" ? [] : [`--${name}`, value]);
+  return [
+    ...flag("monitor", spec.monitorAddress),
+    ...flag("engine", spec.engineAddress),
+    ...flag("organization", spec.organization),
+    ...flag("project", spec.project),
+    ...flag("stack", spec.stack),
+    ...flag("root-directory", spec.rootDirectory),
+    ...flag("pwd", spec.programDirectory),
+    ...(spec.dryRun ? ["--dry-run"] : []),
+    ...flag("parallel", spec.parallel > 0 ? String(spec.parallel) : ""),
+  ];
+}
+
 export type RunOutcome = { kind: "ok" } | { kind: "bail" } | { kind: "error"; message: string };
 
 /** A direct dependency of a program, as `pulumi about` lists it. */
