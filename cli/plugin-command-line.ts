@@ -7,9 +7,9 @@
  */
 import { PLUGIN_EXECUTABLE } from "../provider/tokens";
 import { type CliIo, UsageError, reportFailure } from "./io";
-import { recoverCommand, recoverUsage } from "./recover";
 
-const USAGE = `Usage: ${PLUGIN_EXECUTABLE} <command> [options]
+// `./recover` is loaded only for a command: the engine's starts of the plugin never need it.
+const usage = async (): Promise<string> => `Usage: ${PLUGIN_EXECUTABLE} <command> [options]
 
 The notification-handlers resource provider plugin. Pulumi starts it with its own address as the
 last argument; run by hand, it carries a command for machines with no Node.js.
@@ -18,7 +18,7 @@ Commands:
   recover   after a deploy was cut off, record the handlers its pending creates made
   version   print the plugin's version
 
-${recoverUsage(PLUGIN_EXECUTABLE)}`;
+${(await import("./recover.js")).recoverUsage(PLUGIN_EXECUTABLE)}`;
 
 /** The words a person runs the executable with; anything else starting with `-` is the engine's. */
 const COMMANDS = new Set(["recover", "version", "--version", "help", "--help", "-h"]);
@@ -37,8 +37,10 @@ export async function runCommandLine(args: string[], io: CliIo, version: string)
   const [command, ...rest] = args;
   try {
     switch (command) {
-      case "recover":
+      case "recover": {
+        const { recoverCommand } = await import("./recover.js");
         return await recoverCommand(rest, io, PLUGIN_EXECUTABLE);
+      }
       case "version":
       case "--version":
         io.stdout.write(`${version}\n`);
@@ -47,7 +49,7 @@ export async function runCommandLine(args: string[], io: CliIo, version: string)
       case "help":
       case "--help":
       case "-h":
-        io.stdout.write(`${USAGE}\n`);
+        io.stdout.write(`${await usage()}\n`);
         return command === undefined ? 2 : 0;
       default:
         throw new UsageError(

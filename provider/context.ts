@@ -91,6 +91,8 @@ export class ProviderContext {
   readonly cancellation = new Cancellation();
 
   private readonly sites = new Map<string, SiteContext>();
+  /** Each connection's id by its base URL and key, hashed once: every check and diff asks. */
+  private readonly connectionIds = new Map<string, string>();
   private readonly buildApi: (connection: Connection, settings: ProviderSettings) => HandlersApi;
   private readonly batchWindowMs: number;
   private readonly batchMaxWaitMs: number;
@@ -117,7 +119,12 @@ export class ProviderContext {
   /** The state of a resource's connection (see {@link connectionOf}); one per connection and process. */
   site(inputs: HandlerInputs = {}): SiteContext {
     const connection = this.connectionOf(inputs);
-    const id = connectionId(connection);
+    const raw = `${connection.baseUrl}\n${connection.apiKey}`;
+    let id = this.connectionIds.get(raw);
+    if (id === undefined) {
+      id = connectionId(connection);
+      this.connectionIds.set(raw, id);
+    }
     let site = this.sites.get(id);
     if (site === undefined) {
       site = new SiteContext(

@@ -30,21 +30,27 @@ import { type PropertyValues, decodeProperties, encodeProperties } from "./prope
 import { previewOutputs } from "./preview";
 import { nameOf, requireHandlerType } from "./urn";
 
-/** Checks the inputs; a missing name is the resource's name, as the TypeScript resource makes it. */
+/**
+ * Checks the inputs; a missing name is the resource's name, as the TypeScript resource makes it. Inputs
+ * that need neither go back as the engine sent them, which spares re-encoding every resource of a run.
+ */
 export function check(ctx: ProviderContext, request: CheckRequest): CheckResponse {
   requireHandlerType(request);
-  const { values, secrets } = decodeProperties(request.getNews());
+  const news = request.getNews();
+  const { values, secrets } = decodeProperties(news);
+  const named = values.name !== undefined;
   values.name ??= nameOf(request);
   const result = operations.check(ctx, values);
   const failures = (result.failures ?? []).map((f) =>
     new CheckFailure().setProperty(f.property).setReason(f.reason),
   );
+  const inputs = (result.inputs as PropertyValues | undefined) ?? values;
+  const unmarked = SECRET_INPUTS.some((p) => inputs[p] !== undefined && !secrets.has(p));
   return new CheckResponse()
     .setInputs(
-      encodeProperties((result.inputs as PropertyValues | undefined) ?? values, [
-        ...SECRET_INPUTS,
-        ...secrets,
-      ]),
+      named && !unmarked && inputs === values && news !== undefined
+        ? news
+        : encodeProperties(inputs, [...SECRET_INPUTS, ...secrets]),
     )
     .setFailuresList(failures);
 }

@@ -16,24 +16,27 @@ export interface ServingPlugin {
   close(): void;
 }
 
-/** The methods a plugin of this package serves. */
-export type ServedMethods = Pick<
-  IResourceProviderServer,
-  | "getPluginInfo"
-  | "getSchema"
-  | "checkConfig"
-  | "diffConfig"
-  | "configure"
-  | "check"
-  | "diff"
-  | "create"
-  | "read"
-  | "update"
-  | "delete"
-  | "invoke"
-  | "construct"
-  | "cancel"
->;
+/** The methods the provider's core answers (`./provider-calls`). */
+export const PROVIDER_CALL_NAMES = [
+  "checkConfig",
+  "diffConfig",
+  "configure",
+  "check",
+  "diff",
+  "create",
+  "read",
+  "update",
+  "delete",
+  "invoke",
+  "construct",
+  "cancel",
+] as const;
+
+/** Those methods' handlers. */
+export type ProviderCalls = Pick<IResourceProviderServer, (typeof PROVIDER_CALL_NAMES)[number]>;
+
+/** The methods a plugin of this package serves: what it says of itself, and the core's. */
+export type ServedMethods = Pick<IResourceProviderServer, "getPluginInfo" | "getSchema"> & ProviderCalls;
 
 /** Serves these methods on 127.0.0.1, on a port the system chooses. */
 export async function servePlugin(methods: Partial<ServedMethods>): Promise<ServingPlugin> {

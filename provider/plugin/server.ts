@@ -1,48 +1,32 @@
 /**
- * The plugin's gRPC server: each method of `pulumirpc.ResourceProvider` routed to its file, served
- * with `./serve`'s plumbing.
+ * The plugin's gRPC server: GetPluginInfo and GetSchema answered at once, the provider's calls
+ * (`./provider-calls`) loaded on the first of them. The engine also starts plugins only to read
+ * their schema; those never load the API client and the operations.
  */
-import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import type * as grpc from "@grpc/grpc-js";
 
-import { ProviderContext } from "../context";
-import { checkConfig, configure, diffConfig } from "./config-calls";
-import { construct } from "./construct";
-import { invoke } from "./invoke";
 import { packageInfo } from "./package-info";
-import { check, create, diff, read, remove, update } from "./resource-calls";
-import { type ServedMethods, type ServingPlugin, servePlugin } from "./serve";
-import { unary } from "./unary";
-
-/** The running plugin server. */
-export interface PluginServer extends ServingPlugin {
-  /** The state its calls share (settings, clients, the cancel flag). */
-  context: ProviderContext;
-}
-
-/** The service's handlers over one context. */
-export function resourceProvider(ctx: ProviderContext, version: string): ServedMethods {
-  return {
-    ...packageInfo(version),
-    checkConfig: unary(checkConfig),
-    diffConfig: unary(diffConfig),
-    configure: unary((request) => configure(ctx, request)),
-    check: unary((request) => check(ctx, request)),
-    diff: unary((request) => diff(ctx, request)),
-    create: unary((request) => create(ctx, request)),
-    read: unary((request) => read(ctx, request)),
-    update: unary((request) => update(ctx, request)),
-    delete: unary((request) => remove(ctx, request)),
-    invoke: unary((request) => invoke(ctx, request)),
-    construct: unary(construct),
-    cancel: unary(() => {
-      ctx.cancellation.cancel();
-      return new Empty();
-    }),
-  };
-}
+import { PROVIDER_CALL_NAMES, type ProviderCalls, type ServingPlugin, servePlugin } from "./serve";
+import { statusOf } from "./unary";
 
 /** Starts the plugin's server on 127.0.0.1, on a port the system chooses. */
-export async function startPluginServer(version: string): Promise<PluginServer> {
-  const context = new ProviderContext();
-  return { ...(await servePlugin(resourceProvider(context, version))), context };
+export function startPluginServer(version: string): Promise<ServingPlugin> {
+  let loading: Promise<ProviderCalls> | undefined;
+  const load = (): Promise<ProviderCalls> =>
+    (loading ??= import("./provider-calls.js").then((calls) => calls.providerCalls()));
+  return servePlugin({ ...packageInfo(version), ...deferred(load) });
+}
+
+/** Each provider call, answered once `load` has the calls. */
+function deferred(load: () => Promise<ProviderCalls>): ProviderCalls {
+  const entries = PROVIDER_CALL_NAMES.map((name) => {
+    const call: grpc.handleUnaryCall<unknown, unknown> = (request, callback) => {
+      load().then(
+        (calls) => (calls[name] as grpc.handleUnaryCall<unknown, unknown>)(request, callback),
+        (error: unknown) => callback(statusOf(error)),
+      );
+    };
+    return [name, call];
+  });
+  return Object.fromEntries(entries) as ProviderCalls;
 }

@@ -151,13 +151,22 @@ describe("the plugin over gRPC", () => {
     expect(await stored()).toEqual([]);
   });
 
-  it("Check returns the inputs with the credential field still secret", async () => {
+  it("Check returns the inputs with the credential field secret, however it came", async () => {
     const response = await plugin().check(
       new CheckRequest().setUrn(urnOf("ops")).setType(TYPE).setNews(struct(slackInputs)),
     );
     expect(response.getFailuresList()).toHaveLength(0);
     checked = response.getInputs();
     expect(checked?.toJavaScript()).toEqual(slackInputs);
+
+    // Sent in plain text (a program that did not mark it), it comes back a secret.
+    const plain = await plugin().check(
+      new CheckRequest()
+        .setUrn(urnOf("ops"))
+        .setType(TYPE)
+        .setNews(struct({ ...slackInputs, slack: SLACK_URL })),
+    );
+    expect(plain.getInputs()?.toJavaScript()).toEqual(slackInputs);
   });
 
   it("Create in a preview writes nothing and leaves what only the API knows unknown", async () => {

@@ -1,0 +1,34 @@
+/**
+ * The provider's calls, each routed to its file over one {@link ProviderContext}: loaded by `./server`
+ * on the engine's first call that needs them.
+ */
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+
+import { ProviderContext } from "../context";
+import { checkConfig, configure, diffConfig } from "./config-calls";
+import { construct } from "./construct";
+import { invoke } from "./invoke";
+import { check, create, diff, read, remove, update } from "./resource-calls";
+import type { ProviderCalls } from "./serve";
+import { unary } from "./unary";
+
+/** The calls over a new context (settings, clients, the cancel flag), shared by them all. */
+export function providerCalls(ctx = new ProviderContext()): ProviderCalls {
+  return {
+    checkConfig: unary(checkConfig),
+    diffConfig: unary(diffConfig),
+    configure: unary((request) => configure(ctx, request)),
+    check: unary((request) => check(ctx, request)),
+    diff: unary((request) => diff(ctx, request)),
+    create: unary((request) => create(ctx, request)),
+    read: unary((request) => read(ctx, request)),
+    update: unary((request) => update(ctx, request)),
+    delete: unary((request) => remove(ctx, request)),
+    invoke: unary((request) => invoke(ctx, request)),
+    construct: unary(construct),
+    cancel: unary(() => {
+      ctx.cancellation.cancel();
+      return new Empty();
+    }),
+  };
+}
