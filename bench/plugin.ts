@@ -1,12 +1,13 @@
 /**
  * `npm run bench:plugin`: the provider plugin's executable as a user installs it. Builds the tarball
- * (`npm run build:plugin`'s step), then prints its size and the executable's, and over `--rounds N`
- * starts (default 10): the time from spawn to the port on stdout, and the resident memory then and
- * after a GetSchema call, with an empty environment (no Node.js on PATH).
+ * (`npm run build:plugin`'s step) and the no-op plugin's, then prints the tarball's size and the
+ * executable's; over `--rounds N` starts (default 10), the time from spawn to the port on stdout and
+ * the resident memory then and after a GetSchema call, with an empty environment (no Node.js on
+ * PATH); and the CPU time of serving a no-change preview of `--handlers N` handlers (default 1000),
+ * beside the no-op plugin (`plugin-calls.ts`).
  */
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
@@ -16,7 +17,9 @@ import { GetSchemaRequest } from "@pulumi/pulumi/proto/provider_pb";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 
 import { PLUGIN_EXECUTABLE } from "../provider/tokens";
-import { buildPlugin } from "../scripts/build-plugin";
+import { pluginTarball } from "../scripts/build-plugin";
+import { type CallsCpu, canMeasureProcessCpu, measureCalls, median } from "./plugin-calls";
+import { buildPluginFolders } from "./yaml-project";
 
 /** Resident memory of a process, in MiB, from /proc (Linux). */
 function residentMiB(pid: number): number {
@@ -51,19 +54,16 @@ async function start(binary: string): Promise<{ startMs: number; idleMiB: number
   }
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
-
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { rounds: { type: "string", default: "10" } } });
+  const { values } = parseArgs({
+    options: { rounds: { type: "string", default: "10" }, handlers: { type: "string", default: "1000" } },
+  });
   const rounds = Number(values.rounds);
-  const tarball = await buildPlugin();
-  const dir = mkdtempSync(join(tmpdir(), "notification-handlers-bench-plugin-"));
+  const handlers = Number(values.handlers);
+  const plugins = await buildPluginFolders();
   try {
-    execFileSync("tar", ["-xzf", tarball, "-C", dir]);
-    const binary = join(dir, PLUGIN_EXECUTABLE);
+    const tarball = pluginTarball();
+    const binary = join(plugins.provider, PLUGIN_EXECUTABLE);
     const runs = [];
     for (let i = 0; i < rounds; i++) runs.push(await start(binary));
     const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -79,8 +79,29 @@ async function main(): Promise<void> {
         "",
       ].join("\n"),
     );
+    if (!canMeasureProcessCpu()) return;
+    const cpu = await measureCalls(
+      { provider: binary, noop: join(plugins.noop, PLUGIN_EXECUTABLE) },
+      handlers,
+      rounds,
+    );
+    const row = (label: string, key: keyof CallsCpu): string =>
+      `| ${label} | ${cpu.provider[key]} ms | ${cpu.noop[key]} ms | ${cpu.provider[key] - cpu.noop[key]} ms |`;
+    process.stdout.write(
+      [
+        "",
+        `CPU time of the process serving a no-change preview of ${handlers} handlers (median of ${rounds}):`,
+        "",
+        "| step | the plugin | no-op plugin | difference |",
+        "| --- | --- | --- | --- |",
+        row("start, to the port", "start"),
+        row("CheckConfig and Configure", "configure"),
+        row(`${handlers} Check and Diff pairs`, "calls"),
+        "",
+      ].join("\n"),
+    );
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await plugins.dispose();
   }
 }
 

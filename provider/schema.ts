@@ -198,7 +198,6 @@ const REPORTED = {
   settings: {
     type: "object",
     additionalProperties: { type: "string" },
-    secret: true,
     description: "The type-specific settings as the API reports them, by form field name.",
   },
   lastDatetime: {
@@ -221,6 +220,8 @@ function handlerInfo(): ObjectSpec {
       name: { type: "string", description: "Display name." },
       isEnabled: { type: "boolean", description: "Whether the handler is enabled." },
       ...reported,
+      // Of any type, found by a query: kept secret whatever it holds.
+      settings: { ...reported.settings, secret: true },
     },
     required: ["handlerId", "name", "isEnabled", "pendingConfirmation", "settings", "datetime"],
   };
@@ -234,7 +235,14 @@ function notificationHandler(): ResourceSpec {
       "a webhook, a phone). Each type takes its own fields; secret fields stay encrypted in the state.",
     inputProperties: inputs,
     requiredInputs: ["type"],
-    properties: { ...inputs, ...REPORTED },
+    properties: {
+      ...inputs,
+      ...REPORTED,
+      settings: {
+        ...REPORTED.settings,
+        description: `${REPORTED.settings.description} Secret when the type has a credential field.`,
+      },
+    },
     required: ["handlerId", "type", "name", "isEnabled", "pendingConfirmation", "settings", "datetime"],
   };
 }

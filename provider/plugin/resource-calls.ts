@@ -25,7 +25,7 @@ import type { ProviderContext } from "../context";
 import { type HandlerOutputs, inputsFromOutputs } from "../inputs";
 import { withDeadline } from "../deadline";
 import * as operations from "../operations";
-import { SECRET_INPUTS, SECRET_OUTPUTS } from "../secret-properties";
+import { SECRET_INPUTS, secretOutputsOf } from "../secret-properties";
 import { type PropertyValues, decodeProperties, encodeProperties } from "./properties";
 import { previewOutputs } from "./preview";
 import { nameOf, requireHandlerType } from "./urn";
@@ -92,7 +92,7 @@ export async function diff(ctx: ProviderContext, request: DiffRequest): Promise<
 export async function create(ctx: ProviderContext, request: CreateRequest): Promise<CreateResponse> {
   requireHandlerType(request);
   const { values, secrets } = decodeProperties(request.getProperties());
-  const secretOutputs = [...SECRET_OUTPUTS, ...secrets];
+  const secretOutputs = [...secretOutputsOf(values.type), ...secrets];
   if (request.getPreview()) {
     return new CreateResponse()
       .setId("")
@@ -123,7 +123,7 @@ export async function read(ctx: ProviderContext, request: ReadRequest): Promise<
   if (imported) for (const property of SECRET_INPUTS) delete inputs[property];
   return new ReadResponse()
     .setId(result.id)
-    .setProperties(encodeProperties(props, [...SECRET_OUTPUTS, ...recorded.secrets]))
+    .setProperties(encodeProperties(props, [...secretOutputsOf(props.type), ...recorded.secrets]))
     .setInputs(encodeProperties(inputs, [...SECRET_INPUTS, ...recorded.secrets]));
 }
 
@@ -132,7 +132,7 @@ export async function update(ctx: ProviderContext, request: UpdateRequest): Prom
   requireHandlerType(request);
   const olds = decodeProperties(request.getOlds()).values;
   const { values: news, secrets } = decodeProperties(request.getNews());
-  const secretOutputs = [...SECRET_OUTPUTS, ...secrets];
+  const secretOutputs = [...secretOutputsOf(news.type), ...secrets];
   if (request.getPreview()) {
     return new UpdateResponse().setProperties(encodeProperties(previewOutputs(news, olds), secretOutputs));
   }

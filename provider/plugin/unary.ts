@@ -9,7 +9,7 @@ import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 
 import { isPartialFailure } from "../partial-failure";
-import { SECRET_OUTPUTS } from "../secret-properties";
+import { secretOutputsOf } from "../secret-properties";
 import { encodeProperties } from "./properties";
 
 /** A request the plugin cannot serve as asked (another type token, say): INVALID_ARGUMENT. */
@@ -42,7 +42,7 @@ export function statusOf(error: unknown): grpc.ServerErrorResponse {
   if (!isPartialFailure(error)) return status;
   const detail = new ErrorResourceInitFailed();
   detail.setId(error.id);
-  detail.setProperties(encodeProperties(error.properties, SECRET_OUTPUTS));
+  detail.setProperties(encodeProperties(error.properties, secretOutputsOf(error.properties.type)));
   detail.setReasonsList(error.reasons);
   const packed = new Any();
   packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");

@@ -183,6 +183,13 @@ describe("the plugin over gRPC", () => {
       settings: SECRET(UNKNOWN),
       lastDatetime: UNKNOWN,
     });
+
+    // A type with no credential field keeps its settings readable: an email address is no secret.
+    const email = { type: "email", name: "Mail", email: "ops@example.com" };
+    const mail = await plugin().create(
+      new CreateRequest().setUrn(urnOf("mail")).setType(TYPE).setProperties(struct(email)).setPreview(true),
+    );
+    expect(mail.getProperties()?.toJavaScript()).toMatchObject({ ...email, settings: UNKNOWN });
     expect(await stored()).toEqual([]);
   });
 
