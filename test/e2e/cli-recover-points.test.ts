@@ -7,6 +7,8 @@
  * - the writes answered, the verifying read-back held, then kill -9;
  * - a replacement (`updateStrategy: replace`) whose new handlers exist, the old not yet deleted, then
  *   kill -9;
+ * - a replacement whose new handlers are made and recorded, the old ones' deletes handled at the
+ *   server and their answers held, then kill -9;
  * - SIGINT once, as Ctrl-C sends it, while creates are in flight.
  *
  * After each kill, the documented recovery (docs/interrupted-deploys.md): `pulumi cancel`,
@@ -91,7 +93,7 @@ describe("a deploy cut off at each point, recovered", () => {
 
   /** Lets every held answer go, and holds nothing more (the next point starts clean). */
   async function releaseAll(): Promise<void> {
-    for (const method of ["GET", "POST"]) await proxy!.release(method);
+    for (const method of ["GET", "POST", "DELETE"]) await proxy!.release(method);
     proxy!.held.length = 0;
   }
 
@@ -209,6 +211,32 @@ describe("a deploy cut off at each point, recovered", () => {
     await session!.mustSh("pulumi up --yes --skip-preview");
     expect(await converged(client)).toEqual(made); // the old handlers are gone
     timings.push(`replacement ${seconds(started)}`);
+  });
+
+  it("kill -9 in a replacement while the old handlers' deletes are answered: recover clears them, the next up converges", async () => {
+    const started = Date.now();
+    const client = await stack("deletes-held", { "notification-handlers:updateStrategy": "replace" });
+    await session!.mustSh("pulumi up --yes --skip-preview");
+    const old = await converged(client);
+
+    await session!.mustSh("pulumi config set nameSuffix ' (renamed)'");
+    await proxy!.hold("DELETE");
+    await cutOff(session!, CUT_UP, held("DELETE", COUNT));
+    await releaseAll();
+    const made = (await listAll(client)).map((h) => h.id);
+    expect(made).toHaveLength(COUNT); // the old handlers deleted at the server, the new ones made
+    expect(made.some((id) => old.includes(id))).toBe(false);
+
+    const state = await exportState(session!);
+    const pending = (state.deployment.pending_operations ?? []).map((p) => p.type);
+    expect(pending).toEqual(Array<string>(COUNT).fill("deleting")); // one per delete in flight
+    expect(handlerIds(state)).toEqual([...old, ...made]); // the old ones still there, to be deleted
+    const lines = await recover(state);
+    expect(lines.filter((l) => l.startsWith("cleared "))).toHaveLength(COUNT);
+
+    await session!.mustSh("pulumi up --yes --skip-preview"); // deletes what is already gone: fine
+    expect(await converged(client)).toEqual(made);
+    timings.push(`deletes held ${seconds(started)}`);
   });
 
   it("SIGINT once while creates are in flight: Pulumi finishes them, and the next up converges alone", async () => {
