@@ -124,6 +124,24 @@ describe("a deploy cut off at each point, recovered", () => {
     return handlers.map((h) => h.id);
   }
 
+  /**
+   * A stack whose handlers a rename replaces (`updateStrategy: replace`), its up of the rename killed
+   * with kill -9 once `COUNT` answers to `method` are held; and the ids of its handlers before.
+   */
+  async function cutOffReplacement(
+    name: string,
+    method: string,
+  ): Promise<{ client: NotificationHandlersClient; old: number[] }> {
+    const client = await stack(name, { "notification-handlers:updateStrategy": "replace" });
+    await session!.mustSh("pulumi up --yes --skip-preview");
+    const old = await converged(client);
+    await session!.mustSh("pulumi config set nameSuffix ' (renamed)'");
+    await proxy!.hold(method);
+    await cutOff(session!, CUT_UP, held(method, COUNT));
+    await releaseAll();
+    return { client, old };
+  }
+
   /** The stack's state, its lock left as it is (exporting needs none), and its pending creates checked. */
   async function cutOffState(): Promise<ExportedHandlers> {
     const state = await exportState(session!);
@@ -185,14 +203,7 @@ describe("a deploy cut off at each point, recovered", () => {
 
   it("kill -9 in a replacement, new handlers made and old ones not yet deleted: the next up deletes the old", async () => {
     const started = Date.now();
-    const client = await stack("replacement", { "notification-handlers:updateStrategy": "replace" });
-    await session!.mustSh("pulumi up --yes --skip-preview");
-    const old = await converged(client);
-
-    await session!.mustSh("pulumi config set nameSuffix ' (renamed)'");
-    await proxy!.hold("POST");
-    await cutOff(session!, CUT_UP, held("POST", COUNT));
-    await releaseAll();
+    const { client, old } = await cutOffReplacement("replacement", "POST");
     const during = await listAll(client);
     expect(during).toHaveLength(2 * COUNT); // the old handlers, and the new ones made
     const renamed = (h: { name: string }): boolean => h.name.endsWith(" (renamed)");
@@ -215,14 +226,7 @@ describe("a deploy cut off at each point, recovered", () => {
 
   it("kill -9 in a replacement while the old handlers' deletes are answered: recover clears them, the next up converges", async () => {
     const started = Date.now();
-    const client = await stack("deletes-held", { "notification-handlers:updateStrategy": "replace" });
-    await session!.mustSh("pulumi up --yes --skip-preview");
-    const old = await converged(client);
-
-    await session!.mustSh("pulumi config set nameSuffix ' (renamed)'");
-    await proxy!.hold("DELETE");
-    await cutOff(session!, CUT_UP, held("DELETE", COUNT));
-    await releaseAll();
+    const { client, old } = await cutOffReplacement("deletes-held", "DELETE");
     const made = (await listAll(client)).map((h) => h.id);
     expect(made).toHaveLength(COUNT); // the old handlers deleted at the server, the new ones made
     expect(made.some((id) => old.includes(id))).toBe(false);
