@@ -142,6 +142,15 @@ describe("a deploy cut off at each point, recovered", () => {
     return { client, old };
   }
 
+  /** A cut-off up's creates, none recorded, each taken by `recover` for the handler it made; then `pulumi up`. */
+  async function recoverEveryCreate(): Promise<void> {
+    const state = await cutOffState();
+    expect(handlerIds(state)).toEqual([]);
+    const lines = await recover(state);
+    expect(lines.filter((l) => l.startsWith("imported "))).toHaveLength(COUNT);
+    await session!.mustSh("pulumi up --yes --skip-preview");
+  }
+
   /** The stack's state, its lock left as it is (exporting needs none), and its pending creates checked. */
   async function cutOffState(): Promise<ExportedHandlers> {
     const state = await exportState(session!);
@@ -159,12 +168,7 @@ describe("a deploy cut off at each point, recovered", () => {
     const made = (await listAll(client)).map((h) => h.id);
     expect(made).toHaveLength(COUNT);
 
-    const state = await cutOffState();
-    expect(handlerIds(state)).toEqual([]);
-    const lines = await recover(state);
-    expect(lines.filter((l) => l.startsWith("imported "))).toHaveLength(COUNT);
-
-    await session!.mustSh("pulumi up --yes --skip-preview");
+    await recoverEveryCreate();
     expect(await converged(client)).toEqual(made); // the up made nothing more
     timings.push(`answers held ${seconds(started)}`);
   });
@@ -191,12 +195,7 @@ describe("a deploy cut off at each point, recovered", () => {
     const made = (await listAll(client)).map((h) => h.id);
     expect(made).toHaveLength(COUNT);
 
-    const state = await cutOffState();
-    expect(handlerIds(state)).toEqual([]);
-    const lines = await recover(state);
-    expect(lines.filter((l) => l.startsWith("imported "))).toHaveLength(COUNT);
-
-    await session!.mustSh("pulumi up --yes --skip-preview");
+    await recoverEveryCreate();
     expect(await converged(client)).toEqual(made);
     timings.push(`read-back held ${seconds(started)}`);
   });
