@@ -139,7 +139,6 @@ function isInstallProduct(path: string): boolean {
     name === "venv" ||
     name === "__pycache__" ||
     name === ".data" ||
-    name === "package-lock.json" ||
     /^Pulumi\..+\.yaml$/.test(name)
   );
 }
@@ -152,8 +151,11 @@ interface CopyExampleOptions {
   destination: string;
   /** What the copy's package.json takes the repository's packages from, where it depends on them. */
   packages: PackageSpecs;
-  /** Other dependencies to set in the copy's package.json (name to version range). */
-  dependencies?: Record<string, string>;
+  /**
+   * A folder, relative to the repository, whose `package.json` and `package-lock.json` replace the
+   * project's own: the same program on other pinned dependencies.
+   */
+  pins?: string;
 }
 
 /** Copies a project as a user would start from it, its dependencies on this repository pointed at `packages`. */
@@ -165,13 +167,16 @@ export async function copyExample(options: CopyExampleOptions, root = REPOSITORY
     recursive: true,
     filter: (path) => !isInstallProduct(path),
   });
+  if (options.pins !== undefined) {
+    for (const file of ["package.json", "package-lock.json"])
+      await cp(join(root, options.pins, file), join(options.destination, file));
+  }
   const manifestPath = join(options.destination, "package.json");
   const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as {
     dependencies?: Record<string, string>;
     devDependencies?: Record<string, string>;
   };
-  manifest.dependencies = { ...manifest.dependencies, ...options.dependencies };
-  for (const deps of [manifest.dependencies, manifest.devDependencies ?? {}]) {
+  for (const deps of [manifest.dependencies ?? {}, manifest.devDependencies ?? {}]) {
     for (const [name, spec] of Object.entries(options.packages)) if (name in deps) deps[name] = spec;
   }
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
@@ -194,11 +199,36 @@ async function pinGoReplacements(source: string, destination: string): Promise<v
 }
 
 /**
- * What a user's project installs is resolved as the npm registry stood at this moment (npm's `before`),
- * so that the examples' version ranges install the same versions every run until this is moved on
- * purpose. `newestPulumi` is the newest `@pulumi/pulumi` 3.x published by then.
+ * The user's projects the tests make, each installing exactly what its committed `package-lock.json`
+ * pins (the repository's packages, packed, are the one thing substituted at test time), and the Python
+ * projects, whose `constraints.txt` pins what `requirements.txt` brings in. `npm run pins:update` writes
+ * them again (docs/development.md#pins).
  */
-export const REGISTRY_SNAPSHOT = { before: "2026-11-20T00:00:00Z", newestPulumi: "3.270.0" } as const;
+export const PINNED_NPM_PROJECTS = [
+  "examples/adopt-existing",
+  "examples/all-types",
+  "examples/gitops",
+  "examples/go",
+  "examples/multi-account",
+  "examples/python",
+  "examples/quickstart",
+  "examples/yaml-handlers",
+  "examples/yaml-program",
+  "test/fixtures/install-layouts",
+  "test/fixtures/oldest-sdk",
+  "test/fixtures/upgrade/program",
+] as const;
+export const PINNED_PYTHON_PROJECTS = ["examples/python"] as const;
+
+/** The `name==version` lines of a pip requirements or constraints file, or of `pip freeze`, by name as PyPI spells it. */
+export function pipPins(text: string): Map<string, string> {
+  return new Map(
+    text
+      .split("\n")
+      .map((line) => /^([A-Za-z0-9._-]+)==(\S+)/.exec(line.trim()))
+      .flatMap((m) => (m === null ? [] : [[m[1]!.toLowerCase().replace(/[-_.]+/g, "-"), m[2]!] as const])),
+  );
+}
 
 /** Options of {@link userEnvironment}. */
 interface UserEnvironmentOptions {
@@ -270,7 +300,6 @@ export function userEnvironment(options: UserEnvironmentOptions): NodeJS.Process
     npm_config_globalconfig: globalNpmConfig(),
     npm_config_cache: join(homedir(), ".npm"),
     npm_config_update_notifier: "false",
-    npm_config_before: REGISTRY_SNAPSHOT.before,
     ...machineCaches(),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     // The machine may be offline: the engine must not try to download plugins.

@@ -18,6 +18,7 @@ import type { NotificationHandlerCreateParams } from "../../sdk/client/resources
 import {
   copyExample,
   mustRun,
+  REPOSITORY_ROOT,
   runCommand,
   scratchFolder,
   userEnvironment,
@@ -198,7 +199,12 @@ describe("notification-handlers export, then pulumi up of the exported project",
         expect(index).toMatch(/new NotificationHandler\("duplicate-\d+", \{\n {2}type: "telegram"/);
       }
 
-      await seedDependencies(project, env);
+      // An exported project's dependencies are the quickstart's, less the server: its lockfile pins them.
+      await seedDependencies(
+        project,
+        env,
+        join(REPOSITORY_ROOT, "examples", "quickstart", "package-lock.json"),
+      );
       await run("npm", ["install", "--no-audit", "--no-fund"]);
       const mark = server.served.length;
       const up = await run("pulumi", ["up", "--yes", "--stack", "dev"]);

@@ -1,12 +1,13 @@
 /**
  * The provider's source as the state records it, under install layouts where the project's root
  * folder does not find the package by name (docs/upgrading.md): pnpm's isolated layout and a nested
- * npm install, each with the package reached only through `team-handlers`, a local package of the
- * program's; and a destroy whose package was removed, which says what to install. A JavaScript program
- * of two handlers (test/fixtures/install-layouts), the packed tarball, the Pulumi CLI as commands.
+ * npm install (the fixture's `.npmrc`), each with the package reached only through `team-handlers`, a
+ * local package of the program's; and a destroy whose package was removed, which says what to install.
+ * A JavaScript program of two handlers (test/fixtures/install-layouts), the packed tarball, what the
+ * fixture's lockfile pins (pnpm imports it), the Pulumi CLI as commands.
  */
 import { readFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -14,24 +15,37 @@ import { describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import { REPOSITORY_ROOT } from "../../scripts/user-project";
-import { listAll, UserSession } from "./user-path";
+import { expectInstalledAsPinned, listAll, UserSession } from "./user-path";
 
 /** pnpm, pinned, run from the npm registry as a user without it installed would. */
 const PNPM = "npx --yes pnpm@10.34.9";
 const SERVER = join(REPOSITORY_ROOT, "server", "dist", "server", "main.js");
+const FIXTURE = "test/fixtures/install-layouts";
 const VERSION = (
   JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"), "utf8")) as { version: string }
 ).version;
 
-/** A project of the fixture program, its reference server started and its stack configured. */
-async function startProject(
-  seed: boolean,
-): Promise<{ session: UserSession; client: NotificationHandlersClient }> {
+/** What the fixture's lockfile pins, place by place. */
+const PINNED = (
+  JSON.parse(readFileSync(join(REPOSITORY_ROOT, FIXTURE, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { version?: string }>;
+  }
+).packages;
+
+/**
+ * A project of the fixture program, `team-handlers` taking the packed tarball, its reference server
+ * started; nothing installed yet.
+ */
+async function startProject(): Promise<{ session: UserSession; client: NotificationHandlersClient }> {
   const session = await UserSession.start("install-layouts", {
     pathFirst: inject("enginePath"),
-    source: "test/fixtures/install-layouts",
-    seed,
+    source: FIXTURE,
+    seed: false,
   });
+  const teamFile = join(session.project, "team-handlers", "package.json");
+  const team = JSON.parse(await readFile(teamFile, "utf8")) as { dependencies: Record<string, string> };
+  team.dependencies["pulumi-notification-handlers"] = inject("packages")["pulumi-notification-handlers"];
+  await writeFile(teamFile, `${JSON.stringify(team, null, 2)}\n`);
   await session.mustSh(`export KEY=$(node ${SERVER} keys create --db .data/layouts.db --user me)`);
   await session.step({ intro: "", code: `node ${SERVER} serve --port 8080 --db .data/layouts.db &\n` });
   const client = new NotificationHandlersClient({
@@ -40,6 +54,13 @@ async function startProject(
     maxRetries: 0,
   });
   return { session, client };
+}
+
+/** The nested npm install the fixture's `.npmrc` asks for, checked against the lockfile. */
+async function npmInstall(session: UserSession): Promise<void> {
+  await session.mustSh(`npm install --no-audit --no-fund
+test -d team-handlers/node_modules/pulumi-notification-handlers`);
+  await expectInstalledAsPinned(session.project, PINNED);
 }
 
 /** The stack made and brought up: the program's two handlers exist. */
@@ -57,21 +78,6 @@ async function recordedHeads(session: UserSession): Promise<string[]> {
   const { stdout } = await session.mustSh("pulumi stack export", false);
   const state = JSON.parse(stdout) as { deployment: { resources: { outputs?: { __provider?: string } }[] } };
   return state.deployment.resources.flatMap((r) => r.outputs?.__provider?.split("\n")[0] ?? []);
-}
-
-/** Points the project at the package through `team-handlers` only, which takes the packed tarball. */
-async function dependThroughTeamHandlers(session: UserSession): Promise<void> {
-  const manifest = {
-    name: "install-layouts",
-    private: true,
-    main: "index.js",
-    dependencies: { "@pulumi/pulumi": "3.259.0", "team-handlers": "file:./team-handlers" },
-  };
-  await writeFile(join(session.project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  const teamFile = join(session.project, "team-handlers", "package.json");
-  const team = JSON.parse(readFileSync(teamFile, "utf8")) as { dependencies: Record<string, string> };
-  team.dependencies["pulumi-notification-handlers"] = inject("packages")["pulumi-notification-handlers"];
-  await writeFile(teamFile, `${JSON.stringify(team, null, 2)}\n`);
 }
 
 /** Brings the stack up, previews no change and destroys it, checking the folder each state records. */
@@ -95,15 +101,29 @@ async function upPreviewDestroy(
 
 describe.concurrent("the package under other install layouts", () => {
   it("pnpm's isolated layout: up, preview with no change, destroy", async () => {
-    const { session, client } = await startProject(false);
+    const { session, client } = await startProject();
     try {
       const pnpm = await session.mustSh(`${PNPM} --version`);
       expect(pnpm.stdout.trim(), "pnpm from the npm registry").toBe("10.34.9");
-      await dependThroughTeamHandlers(session);
-      // The user's pnpm store, as npm's cache is theirs (see userEnvironment).
+      // The user's pnpm store, as npm's cache is theirs (see userEnvironment). pnpm takes its lockfile
+      // from npm's, and installs what it pins.
       const store = join(homedir(), ".cache", "pnpm-store");
-      await session.mustSh(`${PNPM} install --store-dir ${store}`);
+      await session.mustSh(`${PNPM} import && ${PNPM} install --store-dir ${store}`);
       await session.mustSh("test -L node_modules/team-handlers && test -d node_modules/.pnpm");
+      const pinned = new Set(
+        Object.entries(PINNED).flatMap(([place, { version }]) =>
+          place.includes("node_modules/") ? [`${place.replace(/^.*node_modules\//, "")}@${version}`] : [],
+        ),
+      );
+      // pnpm's store folders are `name@version`, a scope's slash as `+`, peers after `_`.
+      const installed = (await readdir(join(session.project, "node_modules", ".pnpm")))
+        .filter((entry) => entry.includes("@") && !entry.includes("@file+"))
+        .map((entry) => entry.replace(/_.*$/, "").replace("+", "/"));
+      expect(installed.length).toBeGreaterThan(100);
+      expect(
+        installed.filter((p) => !pinned.has(p)),
+        "installed but not pinned",
+      ).toEqual([]);
       await upPreviewDestroy(session, client, "node_modules/.pnpm");
     } finally {
       await client.close();
@@ -112,13 +132,9 @@ describe.concurrent("the package under other install layouts", () => {
   });
 
   it("a nested npm install, under a local package: up, preview with no change, destroy", async () => {
-    const { session, client } = await startProject(false);
+    const { session, client } = await startProject();
     try {
-      await dependThroughTeamHandlers(session);
-      // npm would hoist team-handlers' dependencies to the root; `shallow` keeps them under it.
-      await session.mustSh(`echo install-strategy=shallow > .npmrc
-npm install --no-audit --no-fund
-test -d team-handlers/node_modules/pulumi-notification-handlers`);
+      await npmInstall(session);
       await upPreviewDestroy(session, client, "team-handlers");
     } finally {
       await client.close();
@@ -127,10 +143,11 @@ test -d team-handlers/node_modules/pulumi-notification-handlers`);
   });
 
   it("a destroy with the package removed says what to install; installed again, it destroys", async () => {
-    const { session, client } = await startProject(true);
+    const { session, client } = await startProject();
     try {
+      await npmInstall(session);
       await up(session, client);
-      await session.mustSh("rm -rf node_modules/pulumi-notification-handlers");
+      await session.mustSh("rm -rf team-handlers/node_modules/pulumi-notification-handlers");
       const failed = await session.sh("pulumi destroy --yes");
       expect(failed.code).not.toBe(0);
       expect(failed.stdout).toContain(

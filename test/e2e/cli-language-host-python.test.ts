@@ -2,18 +2,19 @@
  * The Python language host through the Pulumi CLI in project folders: the project's own where no
  * Pulumi is installed, else the installed one (the test holds for both). The programs register no
  * resource but the stack, whose outputs show what reached them; they run in one virtual environment
- * with the `pulumi` wheel, made once for the file.
+ * with the `pulumi` wheel and what it brings in as the Python example pins them, made once for the file.
  */
+import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { mustRun } from "../../scripts/user-project";
+import { mustRun, pipPins, REPOSITORY_ROOT } from "../../scripts/user-project";
 import { EXIT_3, languageHostProjects, occurrences } from "./language-host-project";
 
-/** The Python SDK, at the version of the CLI the engine helper builds. */
-const PULUMI_WHEEL = "pulumi==3.259.0";
+/** The Python example's pins: `pulumi` and all it brings in, exact. */
+const PINS = join(REPOSITORY_ROOT, "examples", "python", "constraints.txt");
 
 const TOKEN = "token-value-for-the-python-host-test";
 
@@ -63,7 +64,11 @@ describe("the Python language host, through the Pulumi CLI in a project folder",
     // programs compile only the modules they import.
     const pip = ["--quiet", "--disable-pip-version-check", "--no-compile"];
     const cache = ["--cache-dir", join(homedir(), ".cache", "pip")];
-    await mustRun(join(venv, "bin", "pip"), ["install", ...pip, ...cache, PULUMI_WHEEL], { cwd: root, env });
+    const pulumi = `pulumi==${pipPins(await readFile(PINS, "utf8")).get("pulumi")}`;
+    await mustRun(join(venv, "bin", "pip"), ["install", ...pip, ...cache, "-c", PINS, pulumi], {
+      cwd: root,
+      env,
+    });
   });
 
   it("runs __main__.py in the virtualenv Pulumi.yaml names: preview, up with config and secrets", async () => {

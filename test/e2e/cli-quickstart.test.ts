@@ -3,11 +3,14 @@
  * outside the repository, the README's "Run it" steps run as written with the real Pulumi CLI, then
  * the rest of the drift story (a changed secret, refresh, the state, destroy) as commands.
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import { NotFoundError } from "../../sdk/client/errors";
-import { REGISTRY_SNAPSHOT } from "../../scripts/user-project";
+import { REPOSITORY_ROOT } from "../../scripts/user-project";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { storyStep } from "./story-step";
 import { installedVersion, listAll, runItSteps, UserSession } from "./user-path";
@@ -37,11 +40,15 @@ describe("examples/quickstart, run as its README says with the Pulumi CLI", () =
       const key = await s.variable("KEY");
       expect(key.length).toBeGreaterThanOrEqual(16);
       expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      // What npm installed is the packed package, and the program's own @pulumi/pulumi: the newest 3.x
-      // of the registry snapshot the tests install from.
+      // What npm installed is the packed package, and the @pulumi/pulumi the example's lockfile pins.
       const installed = await s.mustSh("npm ls pulumi-notification-handlers --json", false);
       expect(installed.stdout).toContain(".tgz");
-      expect(await installedVersion(s, "@pulumi/pulumi")).toBe(REGISTRY_SNAPSHOT.newestPulumi);
+      const lock = JSON.parse(
+        await readFile(join(REPOSITORY_ROOT, "examples", "quickstart", "package-lock.json"), "utf8"),
+      ) as { packages: Record<string, { version: string }> };
+      expect(await installedVersion(s, "@pulumi/pulumi")).toBe(
+        lock.packages["node_modules/@pulumi/pulumi"]?.version,
+      );
       return key;
     });
     client = new NotificationHandlersClient({ baseURL: s.url!, apiKey: key, maxRetries: 0 });

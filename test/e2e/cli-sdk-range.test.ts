@@ -1,8 +1,8 @@
 /**
  * The oldest @pulumi/pulumi version the package's peer range admits (3.139.0, the first with
- * `dynamic.ResourceProvider.configure`), proven by the quickstart run with the Pulumi CLI. The newest
- * of the registry snapshot the tests install from (`REGISTRY_SNAPSHOT` in scripts/user-project.ts)
- * is what every example resolves to, and cli-quickstart checks it is the one installed.
+ * `dynamic.ResourceProvider.configure`), proven by the quickstart run with the Pulumi CLI on the
+ * dependencies test/fixtures/oldest-sdk pins. The version each example's lockfile pins is proven by
+ * the example's own test.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,7 +37,7 @@ describe("a program on the oldest @pulumi/pulumi version of the peer range", () 
     const steps = await runItSteps("quickstart");
     session = await UserSession.start("quickstart", {
       pathFirst: inject("enginePath"),
-      dependencies: { "@pulumi/pulumi": PROVEN },
+      pins: "test/fixtures/oldest-sdk",
     });
     await session.step(steps[0]!);
     expect(await installedVersion(session, "@pulumi/pulumi")).toBe(PROVEN);

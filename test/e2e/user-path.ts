@@ -19,7 +19,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 
 import { inject } from "vitest";
@@ -30,6 +30,8 @@ import type { NotificationHandlerRecord } from "../../sdk/client/resources/handl
 import {
   copyExample,
   mustRun,
+  PACKAGES,
+  pipPins,
   REPOSITORY_ROOT,
   runCommand,
   scratchFolder,
@@ -98,18 +100,71 @@ async function installedOnce(key: string, build: (folder: string) => Promise<voi
 /** A short content hash, naming a shared install. */
 const hashOf = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 16);
 
+/** The repository's own packages, which a user's project takes from the packed tarballs. */
+const REPOSITORY_PACKAGES = new Set(Object.keys(PACKAGES));
+
+/** A lockfile's packages by place (`node_modules/x`), without the project itself. */
+type LockedPackages = Record<string, { version?: string }>;
+
+/** The places of a lockfile's packages that are not the repository's own. */
+function registryPackages(packages: LockedPackages): Map<string, string | undefined> {
+  return new Map(
+    Object.entries(packages)
+      .filter(([place]) => place !== "" && !REPOSITORY_PACKAGES.has(place.replace(/^.*node_modules\//, "")))
+      .map(([place, locked]) => [place, locked.version]),
+  );
+}
+
 /**
- * Puts into `project` the node_modules and lockfile of a finished `npm install` of the same
- * dependencies (see {@link installedOnce}), from the packed tarball and the registry snapshot, so that
- * the README's own `npm install` runs as written and finds the tree complete.
+ * Fails unless what npm installed in `folder` (its `node_modules/.package-lock.json`) is, place by
+ * place and version by version, what the committed lockfile pins, the repository's packages aside.
  */
-export async function seedDependencies(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+export async function expectInstalledAsPinned(folder: string, pinned: LockedPackages): Promise<void> {
+  const installed = JSON.parse(
+    await readFile(join(folder, "node_modules", ".package-lock.json"), "utf8"),
+  ) as {
+    packages: LockedPackages;
+  };
+  const want = registryPackages(pinned);
+  const got = registryPackages(installed.packages);
+  const differences = [...new Set([...want.keys(), ...got.keys()])]
+    .filter((place) => want.get(place) !== got.get(place))
+    .map(
+      (place) => `${place}: pinned ${want.get(place) ?? "nothing"}, installed ${got.get(place) ?? "nothing"}`,
+    );
+  if (differences.length > 0)
+    throw new Error(
+      `${folder} installed other packages than its lockfile pins:\n  ${differences.slice(0, 20).join("\n  ")}`,
+    );
+}
+
+/**
+ * Puts into `project` the node_modules and lockfile of a finished `npm install` of the same pinned
+ * dependencies (see {@link installedOnce}): the packed tarballs and what `lockfile` (by default the
+ * project's own `package-lock.json`) pins, checked to be what was installed. The README's own
+ * `npm install` then runs as written and finds the tree complete.
+ */
+export async function seedDependencies(
+  project: string,
+  env: NodeJS.ProcessEnv,
+  lockfile = join(project, "package-lock.json"),
+): Promise<void> {
+  if (!existsSync(lockfile))
+    throw new Error(`${lockfile} is missing: every user's project installs what a committed lockfile pins`);
+  const lock = await readFile(lockfile, "utf8");
+  const pinned = (JSON.parse(lock) as { packages: LockedPackages }).packages;
   const manifest = await readFile(join(project, "package.json"), "utf8");
+  const npmrc = join(project, ".npmrc");
+  const settings = existsSync(npmrc) ? await readFile(npmrc, "utf8") : "";
   const { dependencies, devDependencies } = JSON.parse(manifest) as Record<string, object | undefined>;
   const set = [dependencies, devDependencies].map((deps) => Object.entries(deps ?? {}).sort());
-  const template = await installedOnce(hashOf(JSON.stringify(set)), async (folder) => {
+  const key = hashOf(JSON.stringify([set, [...registryPackages(pinned)], settings]));
+  const template = await installedOnce(key, async (folder) => {
     await writeFile(join(folder, "package.json"), manifest);
+    await writeFile(join(folder, "package-lock.json"), lock);
+    await writeFile(join(folder, ".npmrc"), settings);
     await mustRun("npm", ["install", "--no-audit", "--no-fund"], { cwd: folder, env });
+    await expectInstalledAsPinned(folder, pinned);
   });
   await mustRun("cp", ["-a", join(template, "node_modules"), join(template, "package-lock.json"), project], {
     cwd: project,
@@ -117,11 +172,27 @@ export async function seedDependencies(project: string, env: NodeJS.ProcessEnv):
   });
 }
 
+/** Fails unless the virtual environment's packages (pip aside) are, version by version, `constraints`. */
+export async function expectVirtualenvAsPinned(python: string, constraints: string): Promise<void> {
+  const { stdout } = await mustRun(python, ["-m", "pip", "freeze", "--all", "--exclude", "pip"], {
+    cwd: dirname(python),
+    env: process.env,
+  });
+  const want = pipPins(constraints);
+  const got = pipPins(stdout);
+  const differences = [...new Set([...want.keys(), ...got.keys()])]
+    .filter((name) => want.get(name) !== got.get(name))
+    .map((name) => `${name}: pinned ${want.get(name) ?? "nothing"}, installed ${got.get(name) ?? "nothing"}`);
+  if (differences.length > 0)
+    throw new Error(`${python} has other packages than its constraints pin:\n  ${differences.join("\n  ")}`);
+}
+
 /**
  * Puts into a Python project the virtual environment its Pulumi.yaml names, with its
- * `requirements.txt` installed (see {@link installedOnce}): installing `pulumi` takes about 25 s. The
- * README's own `python3 -m venv` and `pip install` run as written and find it complete; they call pip
- * as `venv/bin/python -m pip`, which holds in a moved environment, where `venv/bin/pip` would not.
+ * `requirements.txt` installed under its `constraints.txt` (see {@link installedOnce}) and checked to
+ * be what the constraints pin: installing `pulumi` takes about 25 s. The README's own
+ * `python3 -m venv` and `pip install` run as written and find it complete; they call pip as
+ * `venv/bin/python -m pip`, which holds in a moved environment, where `venv/bin/pip` would not.
  */
 export async function seedVirtualenv(project: string, env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseYaml(await readFile(join(project, "Pulumi.yaml"), "utf8")) as {
@@ -131,14 +202,17 @@ export async function seedVirtualenv(project: string, env: NodeJS.ProcessEnv): P
   const requirementsFile = join(project, "requirements.txt");
   if (typeof virtualenv !== "string" || !existsSync(requirementsFile)) return;
   const requirements = await readFile(requirementsFile, "utf8");
-  const template = await installedOnce(`venv-${hashOf(requirements)}`, async (folder) => {
+  const constraints = await readFile(join(project, "constraints.txt"), "utf8");
+  const template = await installedOnce(`venv-${hashOf(requirements + constraints)}`, async (folder) => {
     await writeFile(join(folder, "requirements.txt"), requirements);
+    await writeFile(join(folder, "constraints.txt"), constraints);
     await mustRun("python3", ["-m", "venv", "venv"], { cwd: folder, env });
     const python = join(folder, "venv", "bin", "python");
     await mustRun(python, ["-m", "pip", "install", "--quiet", "-r", "requirements.txt"], {
       cwd: folder,
       env,
     });
+    await expectVirtualenvAsPinned(python, constraints);
   });
   await mustRun("cp", ["-a", join(template, "venv"), join(project, virtualenv)], { cwd: project, env });
 }
@@ -186,13 +260,14 @@ export class UserSession {
 
   /**
    * Copies `examples/<example>` (or the project at `options.source`, relative to the repository) to a
-   * scratch folder, its package dependency on the packed tarball, seeded with an earlier install of
+   * scratch folder, its package dependency on the packed tarball (its dependencies and lockfile those of
+   * the folder `options.pins` names, when given), seeded with an earlier install of
    * its dependencies (and virtual environment) unless `options.seed` is false (a test that installs
    * them its own way).
    */
   static async start(
     example: string,
-    options: { pathFirst: string[]; dependencies?: Record<string, string>; source?: string; seed?: boolean },
+    options: { pathFirst: string[]; pins?: string; source?: string; seed?: boolean },
   ): Promise<UserSession> {
     const root = await scratchFolder(`user-${example}`);
     const project = join(root, example);
@@ -200,7 +275,7 @@ export class UserSession {
       source: options.source ?? `examples/${example}`,
       destination: project,
       packages: inject("packages"),
-      ...(options.dependencies === undefined ? {} : { dependencies: options.dependencies }),
+      ...(options.pins === undefined ? {} : { pins: options.pins }),
     });
     const envFile = join(root, "session.env");
     await writeFile(envFile, "");
