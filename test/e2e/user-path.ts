@@ -116,8 +116,9 @@ function registryPackages(packages: LockedPackages): Map<string, string | undefi
 }
 
 /**
- * Fails unless what npm installed in `folder` (its `node_modules/.package-lock.json`) is, place by
- * place and version by version, what the committed lockfile pins, the repository's packages aside.
+ * Fails unless every package npm installed in `folder` (its `node_modules/.package-lock.json`) is at
+ * the place and the version the committed lockfile pins, the repository's packages aside. A project
+ * whose dependencies are a part of the lockfile's installs a part of it.
  */
 export async function expectInstalledAsPinned(folder: string, pinned: LockedPackages): Promise<void> {
   const installed = JSON.parse(
@@ -126,12 +127,9 @@ export async function expectInstalledAsPinned(folder: string, pinned: LockedPack
     packages: LockedPackages;
   };
   const want = registryPackages(pinned);
-  const got = registryPackages(installed.packages);
-  const differences = [...new Set([...want.keys(), ...got.keys()])]
-    .filter((place) => want.get(place) !== got.get(place))
-    .map(
-      (place) => `${place}: pinned ${want.get(place) ?? "nothing"}, installed ${got.get(place) ?? "nothing"}`,
-    );
+  const differences = [...registryPackages(installed.packages)]
+    .filter(([place, version]) => want.get(place) !== version)
+    .map(([place, version]) => `${place}: pinned ${want.get(place) ?? "nothing"}, installed ${version}`);
   if (differences.length > 0)
     throw new Error(
       `${folder} installed other packages than its lockfile pins:\n  ${differences.slice(0, 20).join("\n  ")}`,
