@@ -9,8 +9,8 @@
 import type { DescendantCpuTimes } from "./process-cpu";
 import { yamlProgram } from "./yaml-project";
 
-/** This provider, or the one that does nothing. */
-export type Kind = "provider" | "noop";
+/** This checkout's provider, another revision's (`--baseline`), or the one that does nothing. */
+export type Kind = "provider" | "baseline" | "noop";
 
 /** The program, the same shape for both providers; the no-op's provider makes nothing. */
 const PROGRAM = `"use strict";
@@ -54,25 +54,26 @@ const typescriptProject: ProjectMaker = (kind, handlers, provider) => ({
   },
   config: {
     "bench:handlers": String(handlers),
-    "bench:provider": kind,
-    ...(kind === "provider" ? provider : {}),
+    "bench:provider": kind === "noop" ? "noop" : "provider",
+    ...(kind === "noop" ? {} : provider),
   },
 });
 
-/** The Pulumi YAML program on the plugin in each kind's folder; both kinds take the same configuration. */
+/** The Pulumi YAML program on the plugin in each kind's folder; every kind takes the same configuration. */
 const yamlProject =
-  (pluginDirs: Record<Kind, string>): ProjectMaker =>
-  (kind, handlers, provider) => ({
-    files: { "Pulumi.yaml": yamlProgram(handlers, pluginDirs[kind]) },
-    config: provider,
-  });
+  (pluginDirs: Partial<Record<Kind, string>>): ProjectMaker =>
+  (kind, handlers, provider) => {
+    const dir = pluginDirs[kind];
+    if (dir === undefined) throw new Error(`no plugin for ${kind}`);
+    return { files: { "Pulumi.yaml": yamlProgram(handlers, dir) }, config: provider };
+  };
 
 /** How this run makes its projects and names its kinds and processes. */
 export interface Mode {
   make: ProjectMaker;
   /** What runs beside what, for the first table's heading. */
   heading: string;
-  /** Each kind's column heading. */
+  /** Each kind's column heading (the baseline's is its revision's, see `engine.ts`). */
   label: Record<Kind, string>;
   /** The CPU table's rows, of the roles this mode's processes take. */
   cpuRows: [keyof CpuTimes, string][];
@@ -81,7 +82,7 @@ export interface Mode {
 export const TYPESCRIPT: Mode = {
   make: typescriptProject,
   heading: "this provider beside a no-op dynamic provider",
-  label: { provider: "this provider", noop: "no-op provider" },
+  label: { provider: "this provider", baseline: "baseline", noop: "no-op provider" },
   cpuRows: [
     ["engine", "the engine (`pulumi`)"],
     ["provider", "the dynamic-provider process"],
@@ -92,10 +93,10 @@ export const TYPESCRIPT: Mode = {
   ],
 };
 
-export const yamlMode = (pluginDirs: Record<Kind, string>): Mode => ({
+export const yamlMode = (pluginDirs: Partial<Record<Kind, string>>): Mode => ({
   make: yamlProject(pluginDirs),
   heading: "a Pulumi YAML program through the plugin beside a no-op plugin",
-  label: { provider: "the plugin", noop: "no-op plugin" },
+  label: { provider: "the plugin", baseline: "baseline plugin", noop: "no-op plugin" },
   cpuRows: [
     ["engine", "the engine (`pulumi`)"],
     ["provider", "the plugin (`pulumi-resource-notification-handlers`)"],

@@ -45,6 +45,7 @@ import {
   yamlMode,
 } from "./engine-modes";
 import { DescendantCpu, canMeasureDescendants } from "./process-cpu";
+import { installTarball, packCheckout, packRevision } from "./installs";
 import { buildPluginFolders } from "./yaml-project";
 import { MAX_RESULTS_PER_PAGE } from "../sdk/client/list-rules";
 
@@ -58,7 +59,6 @@ const COMMAND_TIMEOUT_MS = 3 * 60 * 60 * 1000; // 3 h
 
 type Step = "create" | "preview" | "up" | "destroy";
 
-const KINDS: readonly Kind[] = ["provider", "noop"];
 const STEPS: readonly Step[] = ["create", "preview", "up", "destroy"];
 const STEP_LABEL: Record<Step, string> = {
   create: "up (creates)",
@@ -88,6 +88,8 @@ interface Options {
   parallel: number[];
   rateLimited: boolean;
   cpuProfileDir: string | undefined;
+  /** A revision whose package runs beside this checkout's (`--baseline REV`). */
+  baseline: string | undefined;
 }
 
 function options(argv: string[]): Options {
@@ -116,6 +118,7 @@ function options(argv: string[]): Options {
       .map(Number),
     rateLimited: argv.includes("--rate-limited"),
     cpuProfileDir: profileDir === undefined ? undefined : resolve(profileDir),
+    baseline: value("--baseline"),
   };
 }
 
@@ -127,10 +130,10 @@ interface Project {
   dispose(): Promise<void>;
 }
 
-async function createProject(engine: Engine, spec: ProjectSpec): Promise<Project> {
-  // Inside the checkout, so that a TypeScript program and the dynamic-provider process resolve
-  // @pulumi/pulumi and this package from its node_modules.
-  const dir = join(ROOT, ".e2e-work", `bench-${randomUUID()}`);
+async function createProject(engine: Engine, spec: ProjectSpec, parent: string): Promise<Project> {
+  // Inside the kind's install, so that a TypeScript program and the dynamic-provider process resolve
+  // @pulumi/pulumi and the package from its node_modules.
+  const dir = join(parent, `bench-${randomUUID()}`);
   await mkdir(dir, { recursive: true });
   const home = await mkdtemp(join(tmpdir(), "notification-handlers-bench-"));
   const backend = join(home, "state");
@@ -234,29 +237,48 @@ function floorOf(step: Step, n: number, parallel: number): number {
   }
 }
 
-async function overhead(engine: Engine, mode: Mode, server: CountingServer, opts: Options): Promise<void> {
-  const { label } = mode;
+/** What a run measures: the kinds side by side, each in the folder its projects are made in. */
+interface Setup {
+  engine: Engine;
+  mode: Mode;
+  server: CountingServer;
+  /** The kinds that run, the no-op last; the baseline only with `--baseline`. */
+  kinds: readonly Kind[];
+  /** Each kind's column heading. */
+  label: Record<Kind, string>;
+  /** The folder each kind's projects are made in. */
+  parent: Record<Kind, string>;
+}
+
+/** The kinds measured against the no-op. */
+const measured = (setup: Setup): Kind[] => setup.kinds.filter((k) => k !== "noop");
+
+async function overhead(setup: Setup, opts: Options): Promise<void> {
+  const { engine, mode, server, kinds, label } = setup;
   const n = opts.handlers;
-  const runs: Record<Kind, Record<Step, StepRun[]>> = {
-    provider: { create: [], preview: [], up: [], destroy: [] },
-    noop: { create: [], preview: [], up: [], destroy: [] },
-  };
-  const ratios: Record<Step, number[]> = { create: [], preview: [], up: [], destroy: [] };
+  const runs = Object.fromEntries(
+    kinds.map((kind) => [kind, { create: [], preview: [], up: [], destroy: [] }]),
+  ) as unknown as Record<Kind, Record<Step, StepRun[]>>;
+  const ratios = Object.fromEntries(
+    kinds.map((kind) => [kind, { create: [], preview: [], up: [], destroy: [] }]),
+  ) as unknown as Record<Kind, Record<Step, number[]>>;
   const stateBytes: Partial<Record<Kind, number>> = {};
+  const columns = measured(setup);
   out(
     `## The CLI, ${n} handlers: ${mode.heading}, ${opts.rounds} rounds\n\n` +
       `load average at the start ${load()}\n\n` +
-      `| round | step | ${label.provider} | requests | ${label.noop} | ratio | load (1 min) |\n` +
-      `|---|---|---|---|---|---|---|\n`,
+      `| round | step | ${columns.map((k) => `${label[k]} | requests | ratio`).join(" | ")} | ${label.noop} | load (1 min) |\n` +
+      `|---|---|${columns.map(() => "---|---|---|").join("")}---|---|\n`,
   );
   for (let round = 1; round <= opts.rounds; round++) {
-    // Taking turns at going first, so drift in the machine's speed falls on both alike.
-    const order: readonly Kind[] = round % 2 === 1 ? KINDS : [...KINDS].reverse();
-    const projects = {} as Record<Kind, Project>;
+    // Taking turns at going first, so drift in the machine's speed falls on all alike.
+    const shift = (round - 1) % kinds.length;
+    const order = [...kinds.slice(shift), ...kinds.slice(0, shift)];
+    const projects: Partial<Record<Kind, Project>> = {};
     try {
-      for (const kind of KINDS) {
+      for (const kind of kinds) {
         const config = providerConfig(server.url, await server.newKey());
-        projects[kind] = await createProject(engine, mode.make(kind, n, config));
+        projects[kind] = await createProject(engine, mode.make(kind, n, config), setup.parent[kind]);
       }
       for (const step of STEPS) {
         for (const kind of order) {
@@ -268,16 +290,19 @@ async function overhead(engine: Engine, mode: Mode, server: CountingServer, opts
                   [PROFILE_DIR_ENV]: opts.cpuProfileDir,
                   [PROFILE_LABEL_ENV]: `${kind}-${step}-round${round}`,
                 };
-          runs[kind][step].push(await timedStep(projects[kind], step, server, env));
-          if (step === "create" && round === 1) stateBytes[kind] = await projects[kind].stateBytes();
+          const project = projects[kind]!;
+          runs[kind][step].push(await timedStep(project, step, server, env));
+          if (step === "create" && round === 1) stateBytes[kind] = await project.stateBytes();
         }
-        const p = runs.provider[step].at(-1);
-        const q = runs.noop[step].at(-1);
-        if (p === undefined || q === undefined) continue;
-        ratios[step].push(p.ms / q.ms);
+        const q = runs.noop[step].at(-1)!;
+        const cells = columns.map((kind) => {
+          const p = runs[kind][step].at(-1)!;
+          ratios[kind][step].push(p.ms / q.ms);
+          return `${seconds(p.ms)} | ${p.served.total} | ${(p.ms / q.ms).toFixed(2)}x`;
+        });
         out(
-          `| ${round} | ${STEP_LABEL[step]} | ${seconds(p.ms)} | ${p.served.total} | ${seconds(q.ms)} | ` +
-            `${(p.ms / q.ms).toFixed(2)}x | ${loadavg()[0]?.toFixed(2)} |\n`,
+          `| ${round} | ${STEP_LABEL[step]} | ${cells.join(" | ")} | ${seconds(q.ms)} | ` +
+            `${loadavg()[0]?.toFixed(2)} |\n`,
         );
       }
     } finally {
@@ -291,33 +316,33 @@ async function overhead(engine: Engine, mode: Mode, server: CountingServer, opts
     `\n### Medians of ${opts.rounds} rounds (load average at the end ${load()})\n\n` +
       `Requests counted at the server (the median; lists, reads and writes of the median round); the floor ` +
       `at the engine's default parallelism of ${parallel} (4 per core).\n\n` +
-      `| handlers | step | ${label.provider} | requests | lists / reads / writes | floor | ${label.noop} | ratio |\n` +
-      `|---|---|---|---|---|---|---|---|\n`,
+      `| handlers | step | provider | time | requests | lists / reads / writes | floor | ${label.noop} | ratio |\n` +
+      `|---|---|---|---|---|---|---|---|---|\n`,
   );
+  const wall = (kind: Kind, step: Step): number => median(runs[kind][step].map((r) => r.ms));
   for (const step of STEPS) {
-    const mine = runs.provider[step];
-    const wall = (kind: Kind): number => median(runs[kind][step].map((r) => r.ms));
-    const requests = median(mine.map((r) => r.served.total));
-    const typical = mine.find((r) => r.served.total === requests) ?? mine[0];
-    const kinds =
-      typical === undefined
-        ? ""
-        : `${typical.served.lists} / ${typical.served.reads} / ${typical.served.writes}`;
-    out(
-      `| ${n} | ${STEP_LABEL[step]} | ${seconds(wall("provider"))} | ${requests} | ${kinds} | ` +
-        `${floorOf(step, n, parallel)} | ${seconds(wall("noop"))} | ${median(ratios[step]).toFixed(2)}x |\n`,
-    );
+    for (const kind of columns) {
+      const mine = runs[kind][step];
+      const requests = median(mine.map((r) => r.served.total));
+      const typical = mine.find((r) => r.served.total === requests) ?? mine[0];
+      const split =
+        typical === undefined
+          ? ""
+          : `${typical.served.lists} / ${typical.served.reads} / ${typical.served.writes}`;
+      out(
+        `| ${n} | ${STEP_LABEL[step]} | ${label[kind]} | ${seconds(wall(kind, step))} | ${requests} | ${split} | ` +
+          `${floorOf(step, n, parallel)} | ${seconds(wall("noop", step))} | ${median(ratios[kind][step]).toFixed(2)}x |\n`,
+      );
+    }
   }
   const kb = (bytes: number | undefined): string => `${((bytes ?? 0) / n / 1024).toFixed(1)} KB`;
-  out(
-    `\nstate file per resource: ${kb(stateBytes.provider)} with ${label.provider}, ${kb(stateBytes.noop)} ` +
-      `with the no-op\n`,
-  );
-  cpuTables(mode, runs, opts.rounds);
+  out(`\nstate file per resource: ${kinds.map((k) => `${kb(stateBytes[k])} with ${label[k]}`).join(", ")}\n`);
+  cpuTables(setup, runs, opts.rounds);
 }
 
-function cpuTables(mode: Mode, runs: Record<Kind, Record<Step, StepRun[]>>, rounds: number): void {
-  if (STEPS.some((step) => runs.provider[step].some((r) => r.cpu === undefined))) {
+function cpuTables(setup: Setup, runs: Record<Kind, Record<Step, StepRun[]>>, rounds: number): void {
+  const { mode, kinds, label } = setup;
+  if (STEPS.some((step) => kinds.some((kind) => runs[kind][step].some((r) => r.cpu === undefined)))) {
     out("\nCPU time per process: not measured (no /proc on this system)\n");
     return;
   }
@@ -325,26 +350,32 @@ function cpuTables(mode: Mode, runs: Record<Kind, Record<Step, StepRun[]>>, roun
     `\n### Where the time goes: CPU time of each process during each step (median of ${rounds}; ` +
       `${availableParallelism()} cores)\n`,
   );
+  const columns = measured(setup);
   for (const step of STEPS) {
     const cpu = (kind: Kind, row: keyof CpuTimes): number =>
       median(runs[kind][step].map((r) => r.cpu?.[row] ?? 0));
     const total = (kind: Kind): number =>
       median(runs[kind][step].map((r) => mode.cpuRows.reduce((sum, [row]) => sum + (r.cpu?.[row] ?? 0), 0)));
     out(
-      `\n${STEP_LABEL[step]}:\n\n| process | ${mode.label.provider} | ${mode.label.noop} | difference |\n` +
-        `|---|---|---|---|\n`,
+      `\n${STEP_LABEL[step]}:\n\n| process | ${columns.map((k) => `${label[k]} | difference`).join(" | ")} | ${label.noop} |\n` +
+        `|---|${columns.map(() => "---|---|").join("")}---|\n`,
     );
-    const line = (label: string, p: number, q: number): void => {
-      const sign = p - q >= 0 ? "+" : "";
-      out(`| ${label} | ${seconds(p)} | ${seconds(q)} | ${sign}${seconds(p - q)} |\n`);
+    const line = (name: string, of: (kind: Kind) => number): void => {
+      const q = of("noop");
+      const cells = columns.map((kind) => {
+        const p = of(kind);
+        return `${seconds(p)} | ${p - q >= 0 ? "+" : ""}${seconds(p - q)}`;
+      });
+      out(`| ${name} | ${cells.join(" | ")} | ${seconds(q)} |\n`);
     };
-    for (const [row, label] of mode.cpuRows) line(label, cpu("provider", row), cpu("noop", row));
-    line("all of them", total("provider"), total("noop"));
+    for (const [row, name] of mode.cpuRows) line(name, (kind) => cpu(kind, row));
+    line("all of them", total);
   }
 }
 
 /** Requests of a create-up and a destroy at other parallelisms, beside the floor at each. */
-async function parallelism(engine: Engine, mode: Mode, server: CountingServer, opts: Options): Promise<void> {
+async function parallelism(setup: Setup, opts: Options): Promise<void> {
+  const { engine, mode, server } = setup;
   const n = opts.handlers;
   out(
     `\n## Requests at other parallelisms, ${n} handlers\n\n` +
@@ -352,7 +383,7 @@ async function parallelism(engine: Engine, mode: Mode, server: CountingServer, o
   );
   for (const p of opts.parallel) {
     const config = providerConfig(server.url, await server.newKey());
-    const project = await createProject(engine, mode.make("provider", n, config));
+    const project = await createProject(engine, mode.make("provider", n, config), setup.parent.provider);
     try {
       for (const step of ["create", "destroy"] as const) {
         await server.take();
@@ -369,12 +400,13 @@ async function parallelism(engine: Engine, mode: Mode, server: CountingServer, o
   }
 }
 
-async function rateLimitedUp(engine: Engine, mode: Mode): Promise<void> {
+async function rateLimitedUp(setup: Omit<Setup, "server">): Promise<void> {
+  const { engine, mode } = setup;
   const n = RATE_LIMITED_HANDLERS;
   const limited = await startCountingServer(60, "2026");
   try {
     const config = providerConfig(limited.url, await limited.newKey(), "replace");
-    const project = await createProject(engine, mode.make("provider", n, config));
+    const project = await createProject(engine, mode.make("provider", n, config), setup.parent.provider);
     try {
       const ms = await project.run(STEP_ARGS.create);
       const c = await limited.take();
@@ -392,25 +424,50 @@ async function rateLimitedUp(engine: Engine, mode: Mode): Promise<void> {
 
 async function main(): Promise<void> {
   const opts = options(process.argv.slice(2));
-  const engine = await ensureEngine({
-    projectRoot: ROOT,
-    log: (l) => process.stderr.write(`[engine] ${l}\n`),
-    yaml: opts.yaml,
-  });
+  const log = (l: string): void => {
+    process.stderr.write(`[bench] ${l}\n`);
+  };
+  const engine = await ensureEngine({ projectRoot: ROOT, log, yaml: opts.yaml });
   if (opts.cpuProfileDir !== undefined) await mkdir(opts.cpuProfileDir, { recursive: true });
-  const plugins = opts.yaml ? await buildPluginFolders() : undefined;
+  const work = await mkdtemp(join(tmpdir(), "notification-handlers-bench-"));
+  const baselinePlugin =
+    opts.yaml && opts.baseline !== undefined ? await packRevision(opts.baseline, "plugin", log) : undefined;
+  const plugins = opts.yaml ? await buildPluginFolders(baselinePlugin) : undefined;
   try {
     const mode = plugins === undefined ? TYPESCRIPT : yamlMode(plugins);
+    const label = { ...mode.label };
+    const parent: Record<Kind, string> = { provider: work, baseline: work, noop: work };
+    if (plugins === undefined) {
+      // The TypeScript face runs each package as installed from its tarball (see installs.ts).
+      const current = await installTarball(await packCheckout(work), work, "current");
+      parent.provider = parent.noop = current.dir;
+      label.provider = `this checkout (${current.version})`;
+      if (opts.baseline !== undefined) {
+        const baseline = await installTarball(
+          await packRevision(opts.baseline, "package", log),
+          work,
+          "baseline",
+        );
+        parent.baseline = baseline.dir;
+        label.baseline = `${opts.baseline} (${baseline.version})`;
+      }
+    } else if (opts.baseline !== undefined) {
+      label.baseline = `${opts.baseline}'s plugin`;
+    }
+    const kinds: Kind[] =
+      opts.baseline === undefined ? ["provider", "noop"] : ["provider", "baseline", "noop"];
     const server = await startCountingServer(0);
+    const setup: Setup = { engine, mode, server, kinds, label, parent };
     try {
-      if (opts.rounds > 0) await overhead(engine, mode, server, opts);
-      if (opts.parallel.length > 0) await parallelism(engine, mode, server, opts);
+      if (opts.rounds > 0) await overhead(setup, opts);
+      if (opts.parallel.length > 0) await parallelism(setup, opts);
     } finally {
       await server.close();
     }
-    if (opts.rateLimited) await rateLimitedUp(engine, mode);
+    if (opts.rateLimited) await rateLimitedUp(setup);
   } finally {
     await plugins?.dispose();
+    await rm(work, { recursive: true, force: true });
   }
 }
 

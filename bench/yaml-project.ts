@@ -16,14 +16,19 @@ import { REPOSITORY_ROOT } from "../scripts/user-project";
 export interface PluginFolders {
   /** The real plugin's folder. */
   provider: string;
+  /** Another revision's plugin's folder, when one was given. */
+  baseline?: string;
   /** The no-op plugin's folder. */
   noop: string;
   /** Removes both. */
   dispose(): Promise<void>;
 }
 
-/** Builds both plugins and unpacks each from its tarball into a folder of its own. */
-export async function buildPluginFolders(): Promise<PluginFolders> {
+/**
+ * Builds both plugins and unpacks each from its tarball into a folder of its own, with the tarball
+ * of another revision's plugin when given.
+ */
+export async function buildPluginFolders(baselineTarball?: string): Promise<PluginFolders> {
   const real = await buildPlugin();
   const noop = await buildPlugin({
     entry: join(REPOSITORY_ROOT, "bench", "noop-plugin.ts"),
@@ -38,6 +43,7 @@ export async function buildPluginFolders(): Promise<PluginFolders> {
   };
   return {
     provider: await unpack(real, "plugin"),
+    ...(baselineTarball === undefined ? {} : { baseline: await unpack(baselineTarball, "baseline") }),
     noop: await unpack(noop, "noop"),
     dispose: () => rm(root, { recursive: true, force: true }),
   };

@@ -10,12 +10,14 @@
  * (`--parallel`, by default 4 per core: 8 at once on a 2-core machine). A check waits while other
  * operations of this process are still writing (up to {@link DEFAULT_MAX_WAIT_MS}). The list goes
  * out as soon as every operation in progress waits for it and as many are in progress as the most
- * seen at once, and as were at the list before; otherwise once no operation has started for
- * {@link DEFAULT_BATCH_WINDOW_MS}. The engine starts its operations one after another, a few
- * milliseconds apart, so while their number still grows (its first wave) the window decides: a
- * first wave cut short would leave the waves after it out of step, each verified by a list of its
- * own. So one list verifies each wave of the engine's writes, also when a rate limit paces them one
- * a second. A create-up of N handlers costs N writes and about N / parallelism lists.
+ * seen at once, and as were at the list before; otherwise once no operation has started for a window.
+ * The engine starts its operations one after another, a few milliseconds apart on a quiet machine and
+ * far more on a busy one, so while their number still grows (its first wave) the window decides: a
+ * wave cut short would leave the waves after it out of step, each verified by a list of its own. So
+ * the window follows the engine's pace: at least {@link DEFAULT_BATCH_WINDOW_MS}, and twice the
+ * longest recent pause between two starts (up to {@link MAX_PACE_MS}). One list verifies each wave of the engine's
+ * writes, on a loaded machine too, and when a rate limit paces them one a second. A create-up of N
+ * handlers costs N writes and about N / parallelism lists.
  */
 import type { Page } from "../sdk/client/pagination";
 import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/resources/handler-parsing";
@@ -35,6 +37,9 @@ export const DEFAULT_BATCH_WINDOW_MS = 100;
  * and checks flushed meanwhile would each cost a list of their own.
  */
 export const DEFAULT_MAX_WAIT_MS = 65_000; // 65 s
+
+/** The longest pause between two starts that the window follows: a longer one is the engine having nothing to start. */
+const MAX_PACE_MS = 1_000;
 
 interface Waiter {
   resolve(live: LiveHandler | undefined): void;
@@ -103,6 +108,9 @@ export class ReadBack {
   private mostAtLastList = 0;
   /** Checks registered and not yet answered. */
   private checks = 0;
+  /** When the last operation started, and the engine's pace: the longest recent pause between two starts. */
+  private lastStart = 0;
+  private paceMs = 0;
 
   constructor(
     private readonly api: () => HandlersApi,
@@ -116,6 +124,12 @@ export class ReadBack {
    * module comment).
    */
   async operation<T>(run: () => Promise<T>): Promise<T> {
+    // The pause since the last start is the engine's pace, which the window follows (decaying, so
+    // that one slow moment does not stay).
+    const now = Date.now();
+    if (this.lastStart > 0)
+      this.paceMs = Math.min(Math.max(now - this.lastStart, 0.9 * this.paceMs), MAX_PACE_MS);
+    this.lastStart = now;
     this.operations++;
     this.mostOperations = Math.max(this.mostOperations, this.operations);
     try {
@@ -169,7 +183,7 @@ export class ReadBack {
     } else {
       // The engine may start more (fewer are in progress than it ran at once, or their number is
       // still growing): wait until none has arrived for a window.
-      at = Math.min(deadline, now + this.windowMs);
+      at = Math.min(deadline, now + Math.max(this.windowMs, 2 * this.paceMs));
     }
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = setTimeout(

@@ -170,10 +170,17 @@ describe("verifying writes with shared reads", () => {
     expect(api.calls).toMatchObject({ create: 30, retrieve: 0, list: 2 });
   });
 
-  it("an engine that starts its operations one after another shares one list per wave", async () => {
-    // As the engine runs them: at most `parallel` at once, each started some milliseconds after the
-    // one before (its own work per step), a slot refilled as soon as an operation ends. On a fake
-    // clock, so that a busy machine's pauses cannot cut a wave.
+  it.each([
+    { pace: "a quiet machine's", pauseMs: 4 },
+    {
+      pace: "a loaded machine's, its pauses longer than the batch window",
+      pauseMs: 3 * DEFAULT_BATCH_WINDOW_MS,
+    },
+  ])("an engine that starts its operations at $pace pace shares one list per wave", async ({ pauseMs }) => {
+    // As the engine runs them: at most `parallel` at once, a slot refilled as soon as an operation
+    // ends, each operation started 4 ms after its slot is free and after the one before (the engine's
+    // work per step), every third `pauseMs` after (a loaded machine's engine waiting for a core). On
+    // a fake clock, so that the machine's own pauses cannot cut a wave.
     vi.useFakeTimers();
     try {
       for (const parallel of [8, 16, 32]) {
@@ -185,7 +192,7 @@ describe("verifying writes with shared reads", () => {
         const worker = async (): Promise<void> => {
           for (let i = next++; i < 100; i = next++) {
             gate = gate.then(() => sleep(4));
-            await gate;
+            await Promise.all([gate, sleep(i % 3 === 2 ? pauseMs : 0)]);
             await operations.create(ctx, { type: "internal_notification", name: `h${i}` });
           }
         };
@@ -193,11 +200,12 @@ describe("verifying writes with shared reads", () => {
         await vi.runAllTimersAsync();
         await run;
         expect(api.calls.create).toBe(100);
-        // The snapshot, then one list per wave: ceil(100 / parallel), and one to spare. (Cutting the
-        // first wave short left the waves out of step: 23 reads at 8.)
-        expect(api.calls.list + api.calls.retrieve, `parallel ${parallel}`).toBeLessThanOrEqual(
-          2 + Math.ceil(100 / parallel),
-        );
+        // The floor: the writes, the snapshot and one list per wave, ceil(100 / parallel). On a quiet
+        // machine one list to spare (cutting the first wave short left the waves out of step: 23 reads
+        // at 8); on a loaded one within 5% of the floor.
+        const floor = 100 + 1 + Math.ceil(100 / parallel);
+        const requests = api.calls.create + api.calls.list + api.calls.retrieve;
+        expect(requests, `parallel ${parallel}`).toBeLessThanOrEqual(pauseMs < 10 ? floor + 1 : 1.05 * floor);
       }
     } finally {
       vi.useRealTimers();
