@@ -5,7 +5,7 @@
  * Pulumi's `dynamic.Resource` would serialize a provider closure into that property; for this
  * provider's seven methods that is about 2.5 KB, written into the inputs and the outputs of every
  * resource, and the engine rewrites the whole state after each step. This is the same kind of module,
- * written by hand: a few lines that load the installed package's provider by name inside the
+ * written by hand: one line that loads the installed package's provider by name inside the
  * dynamic-provider process. So the state holds no client, schema or credential (pulumi/pulumi#5294,
  * #18997), and the code that runs is the installed package's.
  *
@@ -39,20 +39,20 @@ export interface SourceRecord {
 }
 
 /**
- * The source new states record (contract {@link STATE_CONTRACT}): it finds the package from the
- * project's root folder, else from `record.folder` (Node's resolution from each folder in turn), and
- * takes the provider for its contract from that copy. When there is none, or the copy is too old to
- * read the contract (no `forContract`, or one that refuses it), it fails saying what to install
- * instead of a module-not-found stack.
+ * The source new states record (contract {@link STATE_CONTRACT}): the provider for its contract from
+ * the copy of the package the project's root folder finds by name, or, for a nested install, the
+ * first that Node's resolution finds from the root folder, then from `record.folder`. The runtime's
+ * `forContract` is told the version that wrote the state, which its message names when it does not
+ * read the contract. A missing package fails as Node says it (`Cannot find module`).
  *
- * It is written minified: the engine stores it in the inputs and the outputs of every resource and
- * rewrites the whole state after each operation, so each byte costs twice per handler, every time.
+ * It is as short as contract 1's: the engine stores it in the inputs and the outputs of every resource
+ * and rewrites the whole state after each operation, so each byte costs twice per handler, every time.
  */
 export function providerSource(record: SourceRecord): string {
-  const folders = JSON.stringify([".", ...(record.folder === undefined ? [] : [record.folder])]);
-  const install = `${PACKAGE}@${record.version}`;
-  return (
-    `exports.handler=()=>{try{return require(require.resolve("${PACKAGE}/provider/runtime",{paths:${folders}}))` +
-    `.forContract(${STATE_CONTRACT})}catch{throw Error("this state needs \`npm install ${install}\` in "+process.cwd())}};\n`
-  );
+  const runtime = JSON.stringify(`${PACKAGE}/provider/runtime`);
+  const request =
+    record.folder === undefined
+      ? runtime
+      : `require.resolve(${runtime},{paths:${JSON.stringify([".", record.folder])}})`;
+  return `exports.handler=()=>require(${request}).forContract(${STATE_CONTRACT},${JSON.stringify(record.version)});\n`;
 }

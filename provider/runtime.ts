@@ -19,6 +19,7 @@ import { readSettings } from "./config";
 import { ProviderContext } from "./context";
 import type { HandlerInputs, HandlerOutputs } from "./inputs";
 import * as operations from "./operations";
+import { PACKAGE } from "./provider-source";
 import { READ_CONTRACTS } from "./state-contract";
 
 const context = new ProviderContext();
@@ -73,11 +74,16 @@ export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOut
 export const contracts: readonly number[] = READ_CONTRACTS;
 
 /**
- * The provider for the states of `contract`. Contracts 1 and 2 record the same handler properties, so
- * both get {@link provider}; a later contract that changes them adapts the older states here.
+ * The provider for the states of `contract`, which the package's version `writer` wrote. Contracts 1
+ * and 2 record the same handler properties, so both get {@link provider}; a later contract that
+ * changes them adapts the older states here.
  */
-export function forContract(contract: number): typeof provider {
+export function forContract(contract: number, writer = "a later version"): typeof provider {
   if (!contracts.includes(contract))
-    throw new Error(`state contract ${contract} is not one this package reads (${contracts.join(", ")})`);
+    throw new Error(
+      `this state was written by ${PACKAGE} ${writer} under state contract ${contract}; the installed ` +
+        `${PACKAGE} reads contract ${contracts.join(", ")}: run \`npm install ${PACKAGE}@${writer}\` ` +
+        "(the version that wrote this state, or a later one)",
+    );
   return provider;
 }

@@ -5,8 +5,8 @@
  *
  * Contract 1 is what 0.1.0 recorded: a source that takes `provider` from `./provider/runtime`, with no
  * contract named. Contract 2 has the same handler properties; its source names the contract and the
- * version that wrote it, finds the package from the project's folder or a recorded folder, and says
- * what to install when the package is missing or too old.
+ * version that wrote it (which the runtime's message names when it does not read the contract), and
+ * finds the package from the project's folder or a recorded folder.
  */
 
 /** The contract new states are written under. */

@@ -30,26 +30,25 @@ function handlerOf(source: string, cwd: string, installed: Record<string, Instal
       throw Object.assign(new Error(`Cannot find module '${request}'`), { code: "MODULE_NOT_FOUND" });
     return `${folder}#${request}`;
   };
-  const required: Record<string, unknown> = { path: { resolve: (p: string) => posix.resolve(cwd, p) } };
   const fakeRequire = Object.assign(
     (id: string): unknown => {
-      if (id in required) return required[id];
-      const [folder = "", request] = id.split("#");
-      const copy = installed[folder];
+      // A name is resolved from the working folder, a resolved path names its folder.
+      const [folder, request] = id.includes("#") ? id.split("#") : [cwd, id];
+      const copy = installed[at(request ?? "", folder ?? "").split("#")[0] ?? ""];
       if (copy === undefined) throw new Error(`not resolved: ${id}`);
       return request === `${PACKAGE}/package.json` ? { version: copy.version } : copy.runtime;
     },
     {
       // Node's resolution from each of `paths` in turn, relative ones from the working folder.
       resolve: (request: string, options: { paths: string[] }) => {
-        for (const folder of options.paths) {
+        for (const folder of options.paths.slice(0, -1)) {
           try {
             return at(request, posix.resolve(cwd, folder));
           } catch {
             // not found from there
           }
         }
-        return at(request, "");
+        return at(request, posix.resolve(cwd, options.paths.at(-1) ?? ""));
       },
     },
   );
@@ -68,19 +67,22 @@ describe("the source new states record", () => {
 
   it("names its contract, the version that wrote it and the folders it tries, none of them absolute", () => {
     expect(STATE_CONTRACT).toBe(2);
-    expect(source).toContain(`.forContract(${STATE_CONTRACT})`);
-    expect(source).toContain("pulumi-notification-handlers@0.2.0");
+    expect(source).toContain(`.forContract(${STATE_CONTRACT},"0.2.0")`);
     expect(source).toContain('{paths:[".","team-handlers"]}');
-    expect(providerSource({ version: "0.2.0" })).toContain('{paths:["."]}');
+    expect(providerSource({ version: "0.2.0" })).toBe(
+      'exports.handler=()=>require("pulumi-notification-handlers/provider/runtime").forContract(2,"0.2.0");\n',
+    );
     const folders = JSON.parse(/paths:(\[.*?\])/.exec(source)?.[1] ?? "null") as string[];
     expect(folders.filter((folder) => isAbsolute(folder))).toEqual([]);
   });
 
   it("hands over the provider of the copy the project's folder finds by name", () => {
-    const provider = handlerOf(source, PROJECT, { [PROJECT]: CURRENT }) as Record<string, unknown>;
-    expect(provider).toBe(runtime.provider);
-    for (const method of ["configure", "check", "diff", "create", "read", "update", "delete"])
-      expect(typeof provider[method], method).toBe("function");
+    for (const recorded of [source, providerSource({ version: "0.2.0" })]) {
+      const provider = handlerOf(recorded, PROJECT, { [PROJECT]: CURRENT }) as Record<string, unknown>;
+      expect(provider).toBe(runtime.provider);
+      for (const method of ["configure", "check", "diff", "create", "read", "update", "delete"])
+        expect(typeof provider[method], method).toBe("function");
+    }
   });
 
   it("falls back to the recorded folder, resolved from the working folder", () => {
@@ -88,30 +90,29 @@ describe("the source new states record", () => {
     expect(provider).toBe(runtime.provider);
   });
 
-  const install = "this state needs `npm install pulumi-notification-handlers@0.2.0` in /home/ci/project";
-
-  it("with an older package found first, says which version to install", () => {
-    expect(() => handlerOf(source, PROJECT, { [PROJECT]: RELEASE_0_1_0 })).toThrow(install);
-    const later = {
-      runtime: { contracts: [1, 2, 3], forContract: () => "contract 3's provider" },
-      version: "0.3.0",
-    };
-    const needs3 = providerSource({ version: "0.3.0" }).replace(
-      `.forContract(${STATE_CONTRACT})`,
-      ".forContract(3)",
-    );
-    expect(handlerOf(needs3, PROJECT, { [PROJECT]: later })).toBe("contract 3's provider");
+  it("with a package too old for its contract, names the version that wrote it and what to install", () => {
+    const needs3 = providerSource({ version: "0.3.0" }).replace(".forContract(2,", ".forContract(3,");
     expect(() => handlerOf(needs3, PROJECT, { [PROJECT]: CURRENT })).toThrow(
-      "this state needs `npm install pulumi-notification-handlers@0.3.0` in /home/ci/project",
+      "this state was written by pulumi-notification-handlers 0.3.0 under state contract 3; the installed " +
+        "pulumi-notification-handlers reads contract 1, 2: run `npm install pulumi-notification-handlers@0.3.0` " +
+        "(the version that wrote this state, or a later one)",
     );
   });
 
-  it("with no package anywhere, says where it is missing and what to install", () => {
-    expect(() => handlerOf(source, PROJECT, {})).toThrow(install);
+  it("with 0.1.0 installed, which reads contract 1 only, fails: it has no forContract", () => {
+    expect(() => handlerOf(source, PROJECT, { [PROJECT]: RELEASE_0_1_0 })).toThrow(
+      /forContract is not a function/,
+    );
   });
 
-  it("stays small: it is written into the inputs and the outputs of every resource", () => {
-    expect(source.length).toBeLessThan(260);
+  it("with no package, fails as Node does, naming the module", () => {
+    expect(() => handlerOf(providerSource({ version: "0.2.0" }), PROJECT, {})).toThrow(
+      `Cannot find module '${RUNTIME_REQUEST}'`,
+    );
+  });
+
+  it("is as short as contract 1's: it is written into the inputs and the outputs of every resource", () => {
+    expect(providerSource({ version: "0.2.0" }).length).toBeLessThan(CONTRACT_1_SOURCE.length + 20);
   });
 });
 
@@ -137,7 +138,9 @@ describe("the contract-1 source that 0.1.0 recorded", () => {
     expect(runtime.contracts).toEqual([1, 2]);
     expect(runtime.forContract(1)).toBe(runtime.provider);
     expect(runtime.forContract(STATE_CONTRACT)).toBe(runtime.provider);
-    expect(() => runtime.forContract(3)).toThrow("state contract 3 is not one this package reads (1, 2)");
+    expect(() => runtime.forContract(3)).toThrow(
+      "this state was written by pulumi-notification-handlers a later version under state contract 3",
+    );
   });
 });
 
