@@ -126,14 +126,26 @@ export async function expectInstalledAsPinned(folder: string, pinned: LockedPack
   ) as {
     packages: LockedPackages;
   };
-  const want = registryPackages(pinned);
-  const differences = [...registryPackages(installed.packages)]
-    .filter(([place, version]) => want.get(place) !== version)
-    .map(([place, version]) => `${place}: pinned ${want.get(place) ?? "nothing"}, installed ${version}`);
-  if (differences.length > 0)
-    throw new Error(
-      `${folder} installed other packages than its lockfile pins:\n  ${differences.slice(0, 20).join("\n  ")}`,
-    );
+  const got = registryPackages(installed.packages);
+  expectPinned(
+    `${folder} installed other packages than its lockfile pins`,
+    registryPackages(pinned),
+    got,
+    got.keys(),
+  );
+}
+
+/** Fails, saying `what`, unless each of `names` has the same version in `got` as in `want`. */
+function expectPinned(
+  what: string,
+  want: Map<string, string | undefined>,
+  got: Map<string, string | undefined>,
+  names: Iterable<string>,
+): void {
+  const differences = [...names]
+    .filter((name) => want.get(name) !== got.get(name))
+    .map((name) => `${name}: pinned ${want.get(name) ?? "nothing"}, installed ${got.get(name) ?? "nothing"}`);
+  if (differences.length > 0) throw new Error(`${what}:\n  ${differences.slice(0, 20).join("\n  ")}`);
 }
 
 /**
@@ -178,11 +190,8 @@ export async function expectVirtualenvAsPinned(python: string, constraints: stri
   });
   const want = pipPins(constraints);
   const got = pipPins(stdout);
-  const differences = [...new Set([...want.keys(), ...got.keys()])]
-    .filter((name) => want.get(name) !== got.get(name))
-    .map((name) => `${name}: pinned ${want.get(name) ?? "nothing"}, installed ${got.get(name) ?? "nothing"}`);
-  if (differences.length > 0)
-    throw new Error(`${python} has other packages than its constraints pin:\n  ${differences.join("\n  ")}`);
+  const names = new Set([...want.keys(), ...got.keys()]);
+  expectPinned(`${python} has other packages than its constraints pin`, want, got, names);
 }
 
 /**
