@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { EXPORT_USAGE, exportCommand } from "./export";
 import { type CliIo, UsageError, processIo, reportFailure } from "./io";
 import { recoverCommand, recoverUsage } from "./recover";
-import { SUMMARY_USAGE, summaryCommand } from "./summary";
+import { summaryCommand, summaryUsage } from "./summary";
 import { VALIDATE_USAGE, validateCommand } from "./validate";
 
 const USAGE = `Usage: notification-handlers <command> [options]
@@ -28,7 +28,7 @@ ${EXPORT_USAGE}
 
 ${recoverUsage("notification-handlers")}
 
-${SUMMARY_USAGE}
+${summaryUsage("notification-handlers")}
 
 ${VALIDATE_USAGE}`;
 

@@ -3,16 +3,13 @@
  * edits it: the resources, the pending operations, secret values (decrypted, and marked again for
  * `pulumi stack import`, which encrypts them), and the connection each handler resource used. No I/O.
  */
-import { RESOURCE_TYPE } from "../provider/resource-type";
-import { HANDLER_RESOURCE_TOKEN, PACKAGE_NAME } from "../provider/tokens";
+import { HANDLER_RESOURCE_TYPES } from "../provider/resource-type";
+import { PACKAGE_NAME } from "../provider/tokens";
 import { CommandError } from "./io";
 
 /** The key the state marks a secret value with, and the value it holds (Pulumi's state format). */
 const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-
-/** The handler resource's type tokens: the dynamic face's and the plugin's. */
-export const HANDLER_TYPES: readonly string[] = [RESOURCE_TYPE, HANDLER_RESOURCE_TOKEN];
 
 /** One resource of the state. */
 export interface StateResource {
@@ -64,7 +61,7 @@ export function parseExportedState(text: string, source: string): ExportedState 
 
 /** Whether a resource is a notification handler, from either face. */
 export function isHandlerResource(resource: StateResource): boolean {
-  return HANDLER_TYPES.includes(resource.type);
+  return HANDLER_RESOURCE_TYPES.includes(resource.type);
 }
 
 /** A value of the state with its secrets decrypted into plain values; encrypted ones are an error. */

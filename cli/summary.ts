@@ -5,23 +5,23 @@
  *
  * The engine's JSON says which resources change; the fields come from the provider's drift notes
  * (provider/drift-note.ts: its diff compares the code with the live handler, so they cover edits in
- * the web UI as well as in the code), which the engine passes on as diagnostics without a resource.
- * A note names the handler's id and name, which the step's recorded outputs hold. Secret fields are
- * always shown as `[secret]`, whatever the input holds.
+ * the web UI as well as in the code, and say which made each field differ). The plugin's notes carry
+ * their resource's URN; the dynamic provider's come without one and name the handler's id and name,
+ * which the step's recorded outputs hold. Secret fields are always shown as `[secret]`.
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 
-import { type DriftNote, SHOWN_SECRET, parseDriftNotes } from "../provider/drift-note";
-import { RESOURCE_TYPE } from "../provider/resource-type";
+import { type DriftNote, ORIGINS, SHOWN_SECRET, parseDriftNotes } from "../provider/drift-note";
+import { HANDLER_RESOURCE_TYPES } from "../provider/resource-type";
 import { ALL_FIELDS } from "../sdk/client/catalog";
 import { type CliIo, CommandError, UsageError, readAll } from "./io";
 import { markdownText } from "./markdown";
 
-export const SUMMARY_USAGE = `Usage:
-  pulumi preview --json | notification-handlers summary [--title TEXT]
-  notification-handlers summary PREVIEW.json [--title TEXT]
+export const summaryUsage = (program: string): string => `Usage:
+  pulumi preview --json | ${program} summary [--title TEXT]
+  ${program} summary PREVIEW.json [--title TEXT]
 
   Prints a Markdown summary of the notification handlers a preview would change: which resource,
   which handler, which fields (secrets as [secret]), and whether the change was made in the code or
@@ -76,34 +76,34 @@ function typeOfUrn(urn: string): string {
 
 /** Renders the summary of a preview. */
 export function renderSummary(preview: PreviewJson, title = "Notification handlers"): string {
-  const notes = parseDriftNotes((preview.diagnostics ?? []).map((d) => d.message ?? ""));
+  const notes = parseDriftNotes(preview.diagnostics ?? []);
   const steps = (preview.steps ?? []).filter(
-    (s) => typeOfUrn(s.urn) === RESOURCE_TYPE && s.op in OPS && s.op !== "read",
+    (s) => HANDLER_RESOURCE_TYPES.includes(typeOfUrn(s.urn)) && s.op in OPS && s.op !== "read",
   );
   // A replacement shows as several steps (create-replacement, replace, delete-replaced); one row each resource.
   const byUrn = new Map<string, PreviewStep>();
   for (const step of steps) if (!byUrn.has(step.urn) || step.op === "replace") byUrn.set(step.urn, step);
 
   const counts = new Map<string, number>();
-  const rows: string[] = [];
+  const rows: [string, string][] = [];
   for (const step of byUrn.values()) {
-    const op = OPS[step.op]!;
-    counts.set(op, (counts.get(op) ?? 0) + 1);
-    rows.push(row(step, op, notes));
+    const change = changeOf(step);
+    counts.set(change, (counts.get(change) ?? 0) + 1);
+    rows.push([resourceName(step.urn), row(step, change, noteOf(step, notes))]);
   }
+  rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const errors = (preview.diagnostics ?? []).filter((d) => d.severity === "error");
 
   const lines = [`### ${markdownText(title)}`, ""];
   if (rows.length === 0) {
     lines.push("No changes: every handler is as the code declares it.");
   } else {
-    const order = ["create", "update", "replace", "delete"];
-    const parts = order.filter((op) => counts.has(op)).map((op) => `${counts.get(op)} to ${op}`);
+    const parts = CHANGES.filter((c) => counts.has(c)).map((c) => `${counts.get(c)} to ${c}`);
     lines.push(`${parts.join(", ")}.`, "");
     lines.push(
       "| change | resource | handler | fields (live → code) |",
       "| --- | --- | --- | --- |",
-      ...rows,
+      ...rows.map(([, text]) => text),
     );
   }
   if (errors.length > 0) {
@@ -113,61 +113,81 @@ export function renderSummary(preview: PreviewJson, title = "Notification handle
   return `${lines.join("\n")}\n`;
 }
 
-function row(step: PreviewStep, op: string, notes: readonly DriftNote[]): string {
-  const resource = step.urn.split("::").pop() ?? step.urn;
-  const recorded = step.oldState?.outputs ?? {};
-  const id = typeof recorded.handlerId === "number" ? recorded.handlerId : Number(step.oldState?.id ?? NaN);
-  const name = step.newState?.inputs?.name ?? recorded.name;
-  const handler = Number.isInteger(id)
-    ? `${id} ${markdownText(JSON.stringify(recorded.name ?? name))}`
-    : `new: ${markdownText(JSON.stringify(name))}`;
-  // Ids are unique per site; with several sites in one stack the quoted name tells two notes apart.
-  const candidates = notes.filter((n) => n.id === id);
-  const note = candidates.find((n) => [recorded.name, name].includes(n.name)) ?? candidates[0];
+/** The changes a row may show, in the order the count line names them. */
+const CHANGES = ["take over", "create", "update", "replace", "delete"] as const;
+type Change = (typeof CHANGES)[number];
+
+/** A step's change; a create with `adopt` takes over a handler that exists rather than making one. */
+function changeOf(step: PreviewStep): Change {
+  const op = OPS[step.op] as Exclude<Change, "take over">;
+  const adopt = step.newState?.inputs?.adopt;
+  return op === "create" && adopt !== undefined && adopt !== false ? "take over" : op;
+}
+
+const resourceName = (urn: string): string => urn.split("::").pop() ?? urn;
+
+/**
+ * The provider's note on a step's handler: the one the engine gave the step's URN (the plugin's), else
+ * the one naming its id (ids are unique per site; with several sites in one stack the name tells two
+ * notes apart).
+ */
+function noteOf(step: PreviewStep, notes: readonly DriftNote[]): DriftNote | undefined {
+  const own = notes.find((n) => n.urn === step.urn);
+  if (own !== undefined) return own;
+  const id = handlerIdOf(step);
+  const candidates = notes.filter((n) => n.urn === undefined && n.id === id);
+  const names = [step.oldState?.outputs?.name, step.newState?.inputs?.name];
+  return candidates.find((n) => names.includes(n.name)) ?? candidates[0];
+}
+
+function handlerIdOf(step: PreviewStep): number {
+  const recorded = step.oldState?.outputs?.handlerId;
+  return typeof recorded === "number" ? recorded : Number(step.oldState?.id ?? NaN);
+}
+
+function row(step: PreviewStep, change: Change, note: DriftNote | undefined): string {
+  const inputs = step.newState?.inputs ?? {};
   const fields: string[] = [];
-  if (op === "create") {
-    const adopt = step.newState?.inputs?.adopt;
-    fields.push(
-      adopt === undefined || adopt === false
-        ? "new handler"
-        : `takes over ${adopt === true ? "the handler of the same name" : `handler ${JSON.stringify(adopt)}`}`,
-    );
-  } else if (op === "delete") {
+  if (change === "create") {
+    const enabled = inputs.isEnabled === false ? "disabled" : "enabled";
+    const type = typeof inputs.type === "string" ? inputs.type : "";
+    fields.push(`new ${type === "" ? "" : `${markdownText(type)} `}handler, ${enabled}`);
+  } else if (change === "take over") {
+    const adopt = inputs.adopt;
+    const which = adopt === true ? "the handler of the same name" : `handler ${JSON.stringify(adopt)}`;
+    fields.push(`takes over ${which} as it is: nothing is written where it matches the code`);
+  } else if (change === "delete") {
     fields.push("the handler is deleted");
   } else if (note?.kind === "gone") {
     fields.push("**deleted outside the code**; made again");
   }
-  for (const change of note?.kind === "differs" ? note.fields : []) {
-    const origin = originOf(step, change.property);
-    fields.push(
-      `\`${change.property}\`: ${shownValue(change.live)} → ${shownValue(change.desired)}${origin === "" ? "" : ` (${origin})`}`,
-    );
+  for (const d of note?.kind === "differs" ? note.fields : []) {
+    const origin = d.origin === undefined ? "" : ` (${ORIGINS[d.origin]})`;
+    fields.push(`\`${d.property}\`: ${shownValue(d.live)} → ${shownValue(d.desired)}${origin}`);
   }
-  if (
-    op === "replace" &&
-    note?.kind !== "gone" &&
-    step.replaceReasons !== undefined &&
-    step.replaceReasons.length > 0
-  ) {
-    fields.push(`replaced because of ${step.replaceReasons.map((r) => `\`${r}\``).join(", ")}`);
+  if (change === "replace" && note?.kind !== "gone" && (step.replaceReasons ?? []).length > 0) {
+    fields.push(`replaced because of ${step.replaceReasons!.map((r) => `\`${r}\``).join(", ")}`);
   }
-  if (op === "update" && fields.length === 0) fields.push(...inputChanges(step));
-  return `| ${op} | \`${resource}\` | ${handler} | ${fields.join("<br>") || "—"} |`;
+  if (change === "update" && fields.length === 0) fields.push(...inputChanges(step));
+  return `| ${change} | \`${resourceName(step.urn)}\` | ${handlerCell(step, note)} | ${fields.join("<br>") || "—"} |`;
+}
+
+/** The handler's id and name as it is live, and as the code has it when that differs. */
+function handlerCell(step: PreviewStep, note: DriftNote | undefined): string {
+  const code = step.newState?.inputs?.name ?? step.oldState?.outputs?.name;
+  const id = handlerIdOf(step);
+  if (!Number.isInteger(id)) {
+    const adopt = step.newState?.inputs?.adopt;
+    return `${adopt === undefined || adopt === false ? "new" : "existing"}: ${markdownText(JSON.stringify(code))}`;
+  }
+  const renamed = note?.kind === "differs" ? note.fields.find((d) => d.property === "name") : undefined;
+  const live = renamed === undefined ? JSON.stringify(step.oldState?.outputs?.name ?? code) : renamed.live;
+  const inCode = JSON.stringify(code);
+  return `${id} ${markdownText(live)}${code === undefined || live === inCode ? "" : ` (in the code: ${markdownText(inCode)})`}`;
 }
 
 /** A value of a note: `[secret]` as it is, anything else escaped. */
 const shownValue = (value: string): string => (value === SHOWN_SECRET ? value : markdownText(value));
-
-/** Whether a field differs because the code changed it, or because someone changed the handler. */
-function originOf(step: PreviewStep, property: string): string {
-  const before = step.oldState?.inputs?.[property];
-  const after = step.newState?.inputs?.[property];
-  if (SECRET_PROPERTIES.has(property)) return "";
-  if (before === undefined || after === undefined) return "";
-  return JSON.stringify(before) === JSON.stringify(after)
-    ? "changed outside the code"
-    : "changed in the code";
-}
 
 /** The inputs a step changes, for an update the provider did not comment on. */
 function inputChanges(step: PreviewStep): string[] {
@@ -184,7 +204,11 @@ function inputChanges(step: PreviewStep): string[] {
 }
 
 /** Runs the command; resolves to the exit code. */
-export async function summaryCommand(args: string[], io: CliIo): Promise<number> {
+export async function summaryCommand(
+  args: string[],
+  io: CliIo,
+  program = "notification-handlers",
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -197,7 +221,7 @@ export async function summaryCommand(args: string[], io: CliIo): Promise<number>
     throw new UsageError((error as Error).message);
   }
   if (parsed.values.help) {
-    io.stdout.write(`${SUMMARY_USAGE}\n`);
+    io.stdout.write(`${summaryUsage(program)}\n`);
     return 0;
   }
   if (parsed.positionals.length > 1)

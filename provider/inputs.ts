@@ -166,10 +166,7 @@ export function checkInputs(inputs: HandlerInputs): CheckFailure[] {
         fail(spec.property, "must be a string");
       } else {
         const violation = fieldViolation(spec, value);
-        // The engine prints a failed property's value next to it; for a credential the failure is
-        // reported on the resource instead, naming the property in the reason, so the value never shows.
-        if (violation !== undefined && spec.secret) fail("", `${spec.property} ${violation}`);
-        else if (violation !== undefined) fail(spec.property, violation);
+        if (violation !== undefined) fail(spec.property, violation);
       }
     }
     for (const spec of ALL_FIELDS) {

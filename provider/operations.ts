@@ -31,7 +31,8 @@ import {
   outputsFrom,
   refreshedOutputs,
 } from "./inputs";
-import { formatDriftNote } from "./drift-note";
+import type { Note } from "./diagnostics";
+import { type Difference, formatDriftNote } from "./drift-note";
 import { recordOnFailure } from "./partial-failure";
 import { inputsKey } from "./replacements";
 import { createHandler, deleteHandler, updateHandler } from "./writes";
@@ -53,23 +54,32 @@ function handlerId(id: pulumi.ID): number {
   return n;
 }
 
-/** Checks inputs against the catalog before any API call. */
+/**
+ * Checks inputs against the catalog before any API call. The engine prints the value of the property a
+ * failure names, secret or not, so each failure is the resource's, naming its property in the reason.
+ */
 export function check(ctx: ProviderContext, news: HandlerInputs): pulumi.dynamic.CheckResult {
   // A resource with a connection of its own does not need the provider's.
   if (news.connection === undefined || news.connection === null) requireConnection(ctx.settings);
-  return { inputs: news, failures: [...checkInputs(news), ...connectionFailures(news.connection)] };
+  const failures = [...checkInputs(news), ...connectionFailures(news.connection)].map((f) => ({
+    property: "",
+    reason: f.property === "" ? f.reason : `${f.property} ${f.reason}`,
+  }));
+  return { inputs: news, failures };
 }
 
 /**
  * Compares the desired inputs with the handler's live state, so drift shows up without `--refresh`.
  * A handler moved to another site (a `connection` with another base URL) is replaced: created there,
  * then deleted from the old one. A new key for the same site (key rotation) changes nothing in the API.
+ * Its notes for the user (drift, a handler gone, a move) go to `note`.
  */
 export async function diff(
   ctx: ProviderContext,
   id: pulumi.ID,
   olds: HandlerInputs,
   news: HandlerInputs,
+  note: Note = ctx.note,
 ): Promise<HandlerDiff> {
   const n = handlerId(id);
   if (explicitConnection(news) === UNKNOWN_CONNECTION) {
@@ -83,7 +93,7 @@ export async function diff(
   const site = ctx.site(news);
   const from = previousConnection(ctx, olds);
   if (from !== undefined && siteOf(from.baseUrl) !== siteOf(ctx.connectionOf(news).baseUrl)) {
-    ctx.note(
+    note(
       `handler ${n} (${JSON.stringify(olds.name)}) moves from ${describeConnection(from)} to ${site.label}: ` +
         "it will be created there, then deleted from the old site",
     );
@@ -99,7 +109,7 @@ export async function diff(
   const live = await site.account.byId(n);
   if (live === undefined) {
     const name = typeof olds.name === "string" ? olds.name : desiredFrom(news).name;
-    ctx.note(formatDriftNote({ kind: "gone", id: n, name }));
+    note(formatDriftNote({ kind: "gone", id: n, name }));
     site.replacements.add(inputsKey(news));
     return { changes: true, replaces: ["handlerId"], deleteBeforeReplace: false, changed: ["handlerId"] };
   }
@@ -121,10 +131,35 @@ export async function diff(
   // The live handler already is what the program wants (edited to match, say): record the new
   // inputs without touching it; update() then sends nothing.
   if (drift.length === 0) return { changes: true, replaces: [], changed };
-  ctx.note(formatDriftNote({ kind: "differs", id: n, name: desired.name, fields: drift }));
+  note(
+    formatDriftNote({
+      kind: "differs",
+      id: n,
+      name: desired.name,
+      fields: withOrigins(drift, olds, news, live),
+    }),
+  );
   const replace = changed.includes("type") || ctx.strategyOf(news) === "replace";
   if (replace) site.replacements.add(inputsKey(news));
   return { changes: true, replaces: replace ? changed : [], deleteBeforeReplace: false, changed };
+}
+
+/**
+ * Who made each drifted field differ: the code, when its value changed since the recorded inputs;
+ * someone outside it, when the live value is no longer the recorded one; or both.
+ */
+function withOrigins(
+  drift: readonly Difference[],
+  olds: HandlerInputs,
+  news: HandlerInputs,
+  live: LiveHandler,
+): Difference[] {
+  const edited = new Set(changedInputs(olds, news));
+  const moved = new Set(differences(desiredFrom(olds), live).map((d) => d.property));
+  return drift.map((d) => ({
+    ...d,
+    origin: edited.has(d.property) ? (moved.has(d.property) ? "both" : "code") : "outside",
+  }));
 }
 
 /**

@@ -12,11 +12,12 @@
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 
 import { build } from "esbuild";
 
 import { PLUGIN_EXECUTABLE } from "../provider/tokens";
+import { type ProgressLog, step, toStderr } from "./progress";
 import { REPOSITORY_ROOT } from "./user-project";
 // The fuse Node.js's single-executable support looks for in its binary (Node's documentation).
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -58,8 +59,12 @@ export function pluginTarball(root = REPOSITORY_ROOT): string {
 /**
  * Builds a plugin's tarball from the sources (see the file comment) and returns its path; the real
  * plugin's unless told otherwise. Every build's executable is `pulumi-resource-notification-handlers`.
+ * Each step's start and duration go to `log`, nowhere unless given.
  */
-export async function buildPlugin(plugin: PluginBuild = PLUGIN_BUILD): Promise<string> {
+export async function buildPlugin(
+  plugin: PluginBuild = PLUGIN_BUILD,
+  log: ProgressLog = () => undefined,
+): Promise<string> {
   const version = packageVersion(REPOSITORY_ROOT);
   const out = plugin.outDir;
   const work = join(out, "work");
@@ -67,17 +72,19 @@ export async function buildPlugin(plugin: PluginBuild = PLUGIN_BUILD): Promise<s
   mkdirSync(work, { recursive: true });
 
   const bundle = join(work, "plugin.js");
-  await build({
-    entryPoints: [plugin.entry],
-    bundle: true,
-    platform: "node",
-    target: "node24",
-    format: "cjs",
-    outfile: bundle,
-    // The version is fixed at build: the executable has no package.json beside it.
-    define: { PLUGIN_VERSION: JSON.stringify(version) },
-    logLevel: "warning",
-  });
+  await step(log, `Bundling ${relative(REPOSITORY_ROOT, plugin.entry)} with esbuild`, () =>
+    build({
+      entryPoints: [plugin.entry],
+      bundle: true,
+      platform: "node",
+      target: "node24",
+      format: "cjs",
+      outfile: bundle,
+      // The version is fixed at build: the executable has no package.json beside it.
+      define: { PLUGIN_VERSION: JSON.stringify(version) },
+      logLevel: "warning",
+    }),
+  );
 
   const blob = join(work, "plugin.blob");
   const config = join(work, "sea-config.json");
@@ -85,31 +92,37 @@ export async function buildPlugin(plugin: PluginBuild = PLUGIN_BUILD): Promise<s
     config,
     JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }),
   );
-  execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "pipe" });
-
-  const binary = join(work, PLUGIN_EXECUTABLE);
-  copyFileSync(process.execPath, binary);
-  execFileSync(
-    process.execPath,
-    [
-      join(REPOSITORY_ROOT, "node_modules", "postject", "dist", "cli.js"),
-      binary,
-      "NODE_SEA_BLOB",
-      blob,
-      "--sentinel-fuse",
-      SEA_FUSE,
-    ],
-    { stdio: "pipe" }, // its notes on the binary's sections are noise; a failure throws with them
+  await step(log, "Writing the single-executable blob (node --experimental-sea-config)", () =>
+    execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "pipe" }),
   );
 
+  const binary = join(work, PLUGIN_EXECUTABLE);
+  await step(log, `Injecting it into a copy of Node.js ${process.version} (postject)`, () => {
+    copyFileSync(process.execPath, binary);
+    execFileSync(
+      process.execPath,
+      [
+        join(REPOSITORY_ROOT, "node_modules", "postject", "dist", "cli.js"),
+        binary,
+        "NODE_SEA_BLOB",
+        blob,
+        "--sentinel-fuse",
+        SEA_FUSE,
+      ],
+      { stdio: "pipe" }, // its notes on the binary's sections are noise; a failure throws with them
+    );
+  });
+
   const tarball = join(out, tarballName(version));
-  execFileSync("tar", ["-czf", tarball, "-C", work, PLUGIN_EXECUTABLE]);
+  await step(log, `Packing ${relative(REPOSITORY_ROOT, tarball)}`, () =>
+    execFileSync("tar", ["-czf", tarball, "-C", work, PLUGIN_EXECUTABLE]),
+  );
   rmSync(work, { recursive: true, force: true });
   return tarball;
 }
 
 if (require.main === module) {
-  buildPlugin().then(
+  buildPlugin(PLUGIN_BUILD, toStderr).then(
     (tarball) => process.stdout.write(`${tarball}\n`),
     (error: unknown) => {
       process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

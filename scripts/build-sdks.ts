@@ -13,6 +13,7 @@ import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
+import { type ProgressLog, step, toStderr } from "./progress";
 import { SCHEMA_FILE } from "./pulumi-schema";
 import { REPOSITORY_ROOT } from "./user-project";
 
@@ -20,10 +21,13 @@ const run = promisify(execFile);
 
 const GENERATOR_SOURCES = join(REPOSITORY_ROOT, "scripts", "sdk-gen");
 
-/** The two builds of the generator (see the file comment): executable name and `go build` flags. */
+/**
+ * The two builds of the generator (see the file comment): executable name, `go build` flags and the
+ * SDKs it writes, as progress names them.
+ */
 const GENERATOR_BUILDS = [
-  { name: "sdk-gen", flags: [] },
-  { name: "sdk-gen-dotnet", flags: ["-modfile=go.dotnet.mod", "-tags", "dotnet"] },
+  { name: "sdk-gen", flags: [], sdks: "Python and Go SDKs" },
+  { name: "sdk-gen-dotnet", flags: ["-modfile=go.dotnet.mod", "-tags", "dotnet"], sdks: ".NET SDK" },
 ] as const;
 
 /** What {@link generateSdks} writes. */
@@ -34,6 +38,8 @@ interface SdkOptions {
   toolsDir: string;
   /** The version stamped into the SDKs; defaults to package.json's. */
   version?: string;
+  /** Where each step's start and duration go; nowhere unless given. */
+  log?: ProgressLog;
 }
 
 // Not compiled by the build, and the generated README does not say so.
@@ -53,23 +59,28 @@ async function packageVersion(): Promise<string> {
 }
 
 /** Builds the generator's executables into `toolsDir` and returns their paths, in build order. */
-export async function buildGenerators(toolsDir: string): Promise<string[]> {
+export async function buildGenerators(
+  toolsDir: string,
+  log: ProgressLog = () => undefined,
+): Promise<string[]> {
   await mkdir(toolsDir, { recursive: true });
   // Static like the CLI's build; read-only so a build never rewrites the committed go.mod or go.sum.
   const env = { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" };
   const paths: string[] = [];
   for (const build of GENERATOR_BUILDS) {
     const output = join(toolsDir, build.name);
-    await run("go", ["build", ...build.flags, "-o", output, "."], {
-      cwd: GENERATOR_SOURCES,
-      env,
-      timeout: 600_000, // 10 min: the first build downloads Pulumi's modules
-    }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-      throw new Error(
-        "Go is needed to build the SDK generator (scripts/sdk-gen): install it from https://go.dev/dl/",
-      );
-    });
+    await step(log, `Building the generator of the ${build.sdks} (go build, minutes the first time)`, () =>
+      run("go", ["build", ...build.flags, "-o", output, "."], {
+        cwd: GENERATOR_SOURCES,
+        env,
+        timeout: 600_000, // 10 min: the first build downloads Pulumi's modules
+      }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+        throw new Error(
+          "Go is needed to build the SDK generator (scripts/sdk-gen): install it from https://go.dev/dl/",
+        );
+      }),
+    );
     paths.push(output);
   }
   return paths;
@@ -83,16 +94,25 @@ export const CHECKOUT_SDKS: SdkOptions = {
 
 /** Builds the generator and writes every SDK (see the file comment); returns the generator's report. */
 export async function generateSdks(options: SdkOptions = CHECKOUT_SDKS): Promise<string> {
+  const log = options.log ?? (() => undefined);
   const version = options.version ?? (await packageVersion());
-  const generators = await buildGenerators(options.toolsDir);
+  const generators = await buildGenerators(options.toolsDir, log);
   const args = ["-schema", join(REPOSITORY_ROOT, SCHEMA_FILE), "-version", version, "-out", options.outDir];
-  const reports = await Promise.all(generators.map((generator) => run(generator, args)));
+  // One after the other: each takes well under a second, and progress stays one step at a time.
+  const reports: string[] = [];
+  for (const [i, generator] of generators.entries()) {
+    const { sdks } = GENERATOR_BUILDS[i]!;
+    const { stdout } = await step(log, `Generating the ${sdks} into ${options.outDir}`, () =>
+      run(generator, args),
+    );
+    reports.push(stdout);
+  }
   await appendFile(join(options.outDir, "dotnet", "README.md"), DOTNET_NOTE);
-  return reports.map((report) => report.stdout).join("");
+  return reports.join("");
 }
 
 if (require.main === module) {
-  generateSdks().then(
+  generateSdks({ ...CHECKOUT_SDKS, log: toStderr }).then(
     (report) => process.stdout.write(report),
     (error: unknown) => {
       process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -32,6 +32,8 @@ import { homedir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 
+import { step } from "./progress";
+
 const run = promisify(execFile);
 
 const CLI_MODULE = "github.com/pulumi/pulumi/pkg/v3";
@@ -232,18 +234,22 @@ async function buildFromGo(
   await mkdir(scratch, { recursive: true });
   await writeFile(join(scratch, "go.mod"), "module enginebuild\n\ngo 1.24\n");
 
-  log(`Looking for ${CLI_MODULE} at v${wanted} (the @pulumi/pulumi version in package-lock.json)...`);
-  let version: string | undefined;
-  for (const candidate of lowerVersions(wanted)) {
-    if (
-      (await moduleAvailable(CLI_MODULE, `v${candidate}`, scratch, env)) &&
-      (await moduleAvailable(SDK_MODULE, `v${candidate}`, scratch, env))
-    ) {
-      version = candidate;
-      break;
-    }
-    log(`  v${candidate} is not served by the Go module proxy; trying an older one`);
-  }
+  const version = await step(
+    log,
+    `Looking for ${CLI_MODULE} at v${wanted} (the @pulumi/pulumi version in package-lock.json)`,
+    async () => {
+      for (const candidate of lowerVersions(wanted)) {
+        if (
+          (await moduleAvailable(CLI_MODULE, `v${candidate}`, scratch, env)) &&
+          (await moduleAvailable(SDK_MODULE, `v${candidate}`, scratch, env))
+        ) {
+          return candidate;
+        }
+        log(`  v${candidate} is not served by the Go module proxy; trying an older one`);
+      }
+      return undefined;
+    },
+  );
   if (version === undefined) {
     throw new Error(
       `No version of ${CLI_MODULE} between v${wanted} and ${MAX_FALLBACK_MINORS} minors below it could be downloaded.`,
@@ -269,17 +275,19 @@ async function buildFromGo(
     `//go:build tools\n\npackage tools\n\nimport (\n${imports.join("\n")}\n)\n`,
   );
 
-  log("Resolving the CLI's Go dependencies (about 340 modules; minutes the first time)...");
-  await runLogged("go", ["mod", "tidy"], src, log, goEnv(env));
+  await step(log, "Resolving the CLI's Go dependencies (about 340 modules; minutes the first time)", () =>
+    runLogged("go", ["mod", "tidy"], src, log, goEnv(env)),
+  );
   // The release build stamps the version; without it the Automation API's version check fails.
   const ldflags = `-X ${SDK_MODULE}/go/common/version.Version=v${version}`;
-  log(`Compiling pulumi v${version} (minutes the first time on two cores)...`);
-  await runLogged(
-    "go",
-    ["build", "-trimpath", "-ldflags", ldflags, "-o", join(binDir, "pulumi"), `${CLI_MODULE}/cmd/pulumi`],
-    src,
-    log,
-    goEnv(env),
+  await step(log, `Compiling pulumi v${version} (minutes the first time on two cores)`, () =>
+    runLogged(
+      "go",
+      ["build", "-trimpath", "-ldflags", ldflags, "-o", join(binDir, "pulumi"), `${CLI_MODULE}/cmd/pulumi`],
+      src,
+      log,
+      goEnv(env),
+    ),
   );
   await writeFile(join(dirname(binDir), "version"), `v${version}\n`);
   return { binDir, version: `v${version}`, source: "built" };
@@ -505,15 +513,19 @@ async function yamlHostDir(
     env,
     async () => {
       if (existsSync(join(dir, YAML_HOST))) return dir;
-      log(`Building ${YAML_HOST} ${YAML_HOST_VERSION} from its Go module (minutes the first time)...`);
       await mkdir(dir, { recursive: true });
       // `go install module@version` builds outside any module, so it takes no -mod flag.
-      await runLogged(
-        "go",
-        ["install", "-trimpath", `${YAML_HOST_MODULE}@${YAML_HOST_VERSION}`],
-        cacheRoot(env),
+      await step(
         log,
-        goEnv(env, { GOBIN: dir, GOFLAGS: "-buildvcs=false" }),
+        `Building ${YAML_HOST} ${YAML_HOST_VERSION} from its Go module (minutes the first time)`,
+        () =>
+          runLogged(
+            "go",
+            ["install", "-trimpath", `${YAML_HOST_MODULE}@${YAML_HOST_VERSION}`],
+            cacheRoot(env),
+            log,
+            goEnv(env, { GOBIN: dir, GOFLAGS: "-buildvcs=false" }),
+          ),
       );
       return dir;
     },

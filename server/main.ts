@@ -4,6 +4,10 @@
  * issues an API key. Logs go to stderr, so stdout carries only what scripts read: the
  * `listening on` line, or the new key.
  */
+// First, before anything loads the SQLite store: on a Node.js without a usable node:sqlite it exits
+// with one line saying which Node.js the server needs.
+import "./node-requirement";
+
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";

@@ -45,19 +45,17 @@ export function checkConfig(request: CheckRequest): CheckResponse {
   // The inputs go back as they came, secrets still wrapped.
   const news = request.getNews();
   if (news !== undefined) response.setInputs(news);
-  const failures = settingsFailures(getterOf(values)).map(({ key, reason }) => failure(key, reason));
+  // Each reason names its key (`settingsFailures`' do); none names a property, whose value the engine
+  // would print, the key's included.
+  const reasons = settingsFailures(getterOf(values)).map(({ reason }) => reason);
   for (const key of Object.keys(values)) {
     if (SHORT_KEYS.includes(key) || ENGINE_KEYS.has(key) || key.startsWith("__")) continue;
-    failures.push(
-      failure(key, `is not a configuration key of ${PACKAGE_NAME} (the keys: ${SHORT_KEYS.join(", ")})`),
+    reasons.push(
+      `${PACKAGE_NAME}:${key} is not a configuration key of ${PACKAGE_NAME} (the keys: ${SHORT_KEYS.join(", ")})`,
     );
   }
-  response.setFailuresList(failures);
+  response.setFailuresList(reasons.map((reason) => new CheckFailure().setReason(reason)));
   return response;
-}
-
-function failure(property: string, reason: string): CheckFailure {
-  return new CheckFailure().setProperty(property).setReason(reason);
 }
 
 /**

@@ -3,12 +3,16 @@
  * own address last; the plugin answers with its port and a newline as the first bytes on stdout, then
  * serves until the engine ends it with a signal.
  */
+import { engineAddressOf } from "./engine-log";
 import type { ServingPlugin } from "./serve";
 import { pluginVersion } from "./version";
 
-/** Starts the server `start` makes for this package's version, and serves as a plugin until ended. */
-export function runAsPlugin(start: (version: string) => Promise<ServingPlugin>): void {
-  start(pluginVersion()).then(
+/**
+ * Starts the server `start` makes for this package's version and the engine's address, and serves as
+ * a plugin until ended.
+ */
+export function runAsPlugin(start: (version: string, engine?: string) => Promise<ServingPlugin>): void {
+  start(pluginVersion(), engineAddressOf(process.argv.slice(2))).then(
     (server) => {
       process.stdout.write(`${server.port}\n`);
       // The engine ends its plugins with a signal once it is done with them.

@@ -7,19 +7,23 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { ProviderContext } from "../context";
 import { checkConfig, configure, diffConfig } from "./config-calls";
 import { construct } from "./construct";
+import type { ResourceLog } from "./engine-log";
 import { invoke } from "./invoke";
 import { check, create, diff, read, remove, update } from "./resource-calls";
 import type { ProviderCalls } from "./serve";
 import { unary } from "./unary";
 
-/** The calls over a new context (settings, clients, the cancel flag), shared by them all. */
-export function providerCalls(ctx = new ProviderContext()): ProviderCalls {
+/**
+ * The calls over a new context (settings, clients, the cancel flag), shared by them all; notes on a
+ * resource go to `log`.
+ */
+export function providerCalls(log: ResourceLog, ctx = new ProviderContext()): ProviderCalls {
   return {
     checkConfig: unary(checkConfig),
     diffConfig: unary(diffConfig),
     configure: unary((request) => configure(ctx, request)),
     check: unary((request) => check(ctx, request)),
-    diff: unary((request) => diff(ctx, request)),
+    diff: unary((request) => diff(ctx, request, log)),
     create: unary((request) => create(ctx, request)),
     read: unary((request) => read(ctx, request)),
     update: unary((request) => update(ctx, request)),

@@ -24,6 +24,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import type { ProviderContext } from "../context";
 import { type HandlerOutputs, inputsFromOutputs } from "../inputs";
 import { withDeadline } from "../deadline";
+import type { ResourceLog } from "./engine-log";
 import * as operations from "../operations";
 import { SECRET_INPUTS, secretOutputsOf } from "../secret-properties";
 import { type PropertyValues, decodeProperties, encodeProperties } from "./properties";
@@ -57,13 +58,21 @@ export function check(ctx: ProviderContext, request: CheckRequest): CheckRespons
 
 /**
  * Compares the new inputs with the live handler. Each property the operation found changed is named
- * in the detailed diff (drift included), less those the program's `ignoreChanges` lists.
+ * in the detailed diff (drift included), less those the program's `ignoreChanges` lists. Its notes
+ * (a drifted field's live and desired values, a handler gone) reach the engine with the resource's
+ * URN before the answer does, so the preview shows them under the resource.
  */
-export async function diff(ctx: ProviderContext, request: DiffRequest): Promise<DiffResponse> {
+export async function diff(
+  ctx: ProviderContext,
+  request: DiffRequest,
+  log: ResourceLog,
+): Promise<DiffResponse> {
   requireHandlerType(request);
   const olds = decodeProperties(request.getOlds()).values;
   const news = decodeProperties(request.getNews()).values;
-  const result = await operations.diff(ctx, request.getId(), olds, news);
+  const notes: string[] = [];
+  const result = await operations.diff(ctx, request.getId(), olds, news, (note) => notes.push(note));
+  await log(request.getUrn(), notes);
   const ignored = new Set(request.getIgnorechangesList());
   const changed = result.changed.filter((p) => !ignored.has(p));
   const replaces = (result.replaces ?? []).filter((p) => !ignored.has(p));

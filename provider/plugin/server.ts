@@ -5,15 +5,19 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 
+import { engineLog } from "./engine-log";
 import { packageInfo } from "./package-info";
 import { PROVIDER_CALL_NAMES, type ProviderCalls, type ServingPlugin, servePlugin } from "./serve";
 import { statusOf } from "./unary";
 
-/** Starts the plugin's server on 127.0.0.1, on a port the system chooses. */
-export function startPluginServer(version: string): Promise<ServingPlugin> {
+/**
+ * Starts the plugin's server on 127.0.0.1, on a port the system chooses; its notes on resources go to
+ * the engine at `engine`.
+ */
+export function startPluginServer(version: string, engine?: string): Promise<ServingPlugin> {
   let loading: Promise<ProviderCalls> | undefined;
   const load = (): Promise<ProviderCalls> =>
-    (loading ??= import("./provider-calls.js").then((calls) => calls.providerCalls()));
+    (loading ??= import("./provider-calls.js").then((calls) => calls.providerCalls(engineLog(engine))));
   return servePlugin({ ...packageInfo(version), ...deferred(load) });
 }
 

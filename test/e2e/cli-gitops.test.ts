@@ -61,12 +61,12 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
 
     const [review] = await session.step(steps[2]!);
     expect(review!.stdout).toContain(
-      `| update | \`team-slack\` | ${slack!.id} "Team Slack" | \`name\`: "Team Slack" → "Team Slack (alerts)" (changed in the code) |`,
+      `| update | \`team-slack\` | ${slack!.id} "Team Slack" (in the code: "Team Slack (alerts)") | \`name\`: "Team Slack" → "Team Slack (alerts)" (changed in the code) |`,
     );
     const [drift] = await session.step(steps[3]!);
     expect(drift!.stdout).toContain("drift found");
     expect(drift!.stdout).toContain(
-      `| update | \`oncall-email\` | ${oncall!.id} "On-call email" | \`name\`: "Renamed in the web UI" → "On-call email" (changed outside the code) |`,
+      `| update | \`oncall-email\` | ${oncall!.id} "Renamed in the web UI" (in the code: "On-call email") | \`name\`: "Renamed in the web UI" → "On-call email" (changed outside the code) |`,
     );
     expect((await listAll(client)).map((h) => h.name).sort()).toEqual(NAMES);
 
@@ -104,7 +104,7 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     expect(pullRequest.success, printed(pullRequest)).toBe(true);
     const validate = pullRequest.steps.find((s) => s.name === "Check the handler files")!;
     expect(validate.result!.stdout).toContain("1 handler in 1 file: no problems");
-    const row = `| update | \`status-inbox\` | ${inbox!.id} "Status inbox" | \`name\`: "Status inbox" → "Status page inbox" (changed in the code) |`;
+    const row = `| update | \`status-inbox\` | ${inbox!.id} "Status inbox" (in the code: "Status page inbox") | \`name\`: "Status inbox" → "Status page inbox" (changed in the code) |`;
     expect(pullRequest.summary).toContain(row);
     expect((await readFile(join(record, "args"), "utf8")).split("\n")).toEqual([
       "pr",
@@ -128,7 +128,7 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     expect(check.result!.stdout).toContain("::error::The notification handlers of prod differ from the code");
     expect(drifted.summary).toContain("1 to update, 1 to replace.");
     expect(drifted.summary).toContain(
-      `| update | \`team-slack\` | ${slack!.id} "Team Slack" | \`slack\`: [secret] → [secret] |`,
+      `| update | \`team-slack\` | ${slack!.id} "Team Slack" | \`slack\`: [secret] → [secret] (changed outside the code) |`,
     );
     expect(drifted.summary).toContain(
       `| replace | \`status-inbox\` | ${inbox!.id} "Status inbox" | **deleted outside the code**; made again |`,

@@ -1,7 +1,8 @@
 /**
  * examples/quickstart on the user's path: the packed package installed into a copy of the example
  * outside the repository, the README's "Run it" steps run as written with the real Pulumi CLI, then
- * the rest of the drift story (a changed secret, refresh, the state, destroy) as commands.
+ * the rest of the drift story (a changed secret, refresh, the state, destroy) as commands, and checks
+ * that every secret field refused shows no value.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import { NotificationHandlersClient } from "../../sdk/client/client";
 import { NotFoundError } from "../../sdk/client/errors";
 import { REPOSITORY_ROOT } from "../../scripts/user-project";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
+import { expectRefusalsKeepSecrets } from "./refusals";
 import { storyStep } from "./story-step";
 import { installedVersion, listAll, runItSteps, UserSession } from "./user-path";
 
@@ -116,6 +118,8 @@ describe("examples/quickstart, run as its README says with the Pulumi CLI", () =
       await s.mustSh("pulumi refresh --yes");
       await s.mustSh("pulumi preview --expect-no-changes");
     });
+
+    await expectRefusalsKeepSecrets(s, "dynamic");
 
     await storyStep("no API key or webhook URL in the state or in anything printed", async () => {
       const state = await s.mustSh("pulumi stack export", false);

@@ -2,7 +2,8 @@
  * examples/yaml-program on the user's path: the plugin installed from its tarball with `pulumi plugin
  * install`, and the README's "Run it" steps run as written with the Pulumi CLI and Pulumi YAML's
  * language host: handlers on two sites (an explicit provider for the second), a lookup, drift named
- * field by field and repaired, an import whose generated code holds no secret; then destroy.
+ * field by field and repaired, an import whose generated code holds no secret, refusals that show no
+ * secret; then destroy.
  */
 import { afterAll, describe, expect, inject, it } from "vitest";
 
@@ -14,6 +15,7 @@ import {
   summary,
   type TwoSites,
 } from "./program-on-two-sites";
+import { expectRefusalsKeepSecrets } from "./refusals";
 import { storyStep } from "./story-step";
 import { listAll, runItSteps, UserSession } from "./user-path";
 
@@ -101,6 +103,7 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
       await s.mustSh("pulumi preview --expect-no-changes");
     });
 
+    await expectRefusalsKeepSecrets(s, "plugin");
     await expectSecretsKept(s, [SLACK_WEBHOOK, DISCORD_WEBHOOK]);
     await destroyLeavingInbox(s, sites, "destroy, the imported handler included, which leaves the inbox");
   });

@@ -42,13 +42,12 @@ describe("invalid inputs", () => {
       // A program in plain JavaScript can pass what TypeScript refuses.
       what: "an http Slack URL, a field of another type and a name too long",
       args: { type: "slack", slack: "http://insecure.example.com", email: "a@b.co", name: "x".repeat(129) },
+      // Each failure is the resource's and names its property in the reason: the engine shows the
+      // value of a property a failure names, a credential's included.
       expected: [
-        // A credential's failure names the property but never shows its value.
-        "slack must be an absolute https URL",
-        "property email value",
-        "belongs to type email, not slack",
-        "property name value",
-        "must be at most 128 characters",
+        "resource 'bad' has a problem: slack must be an absolute https URL",
+        "resource 'bad' has a problem: email belongs to type email, not slack",
+        "resource 'bad' has a problem: name must be at most 128 characters",
       ],
     },
   ];

@@ -8,8 +8,8 @@ import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 
-import { buildPlugin } from "../../scripts/build-plugin";
-import { generateSdks } from "../../scripts/build-sdks";
+import { PLUGIN_BUILD, buildPlugin } from "../../scripts/build-plugin";
+import { CHECKOUT_SDKS, generateSdks } from "../../scripts/build-sdks";
 import { enginePath, ensureEngine } from "../../scripts/engine";
 import { type PackageSpecs, packPackages, scratchFolder } from "../../scripts/user-project";
 
@@ -21,8 +21,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   // The provider plugin's tarball where `npm run build:plugin` writes it, and the SDKs where
   // `npm run build:sdks` writes them, for the READMEs that install them.
-  await buildPlugin();
-  await generateSdks();
+  await buildPlugin(PLUGIN_BUILD, (line) => process.stderr.write(`[plugin] ${line}\n`));
+  await generateSdks({ ...CHECKOUT_SDKS, log: (line) => process.stderr.write(`[sdks] ${line}\n`) });
   project.provide("engineBinDir", engine.binDir);
   project.provide("enginePath", enginePath(engine));
 

@@ -1,10 +1,16 @@
 /**
- * The packages as `npm pack` made them: what a Pulumi program installs carries no server, and the
- * server's package carries everything its command runs.
+ * The packages as `npm pack` made them: what a Pulumi program installs carries no server, the
+ * server's package carries everything its command runs, and its command, started on a Node.js
+ * without `node:sqlite`, says which Node.js it needs.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { realpath } from "node:fs/promises";
+import { delimiter, join } from "node:path";
+import { promisify } from "node:util";
 
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
+
+import { UserSession } from "./user-path";
 
 interface Manifest {
   dependencies?: Record<string, string>;
@@ -22,7 +28,40 @@ function packed(spec: string): { files: string[]; manifest: Manifest } {
   return { files, manifest };
 }
 
+/**
+ * A Node.js on this machine that cannot load `node:sqlite`, found by trying each one on PATH and in
+ * the usual places; CI's machine has its system Node.js 20 beside the project's pinned 24. None is a
+ * failure, not a skip: the server's refusal would then go unproven.
+ */
+async function nodeWithoutSqlite(): Promise<string> {
+  const places = [
+    ...(process.env.PATH ?? "").split(delimiter).filter((dir) => dir !== ""),
+    "/usr/bin",
+    "/usr/local/bin",
+  ];
+  const tried = new Set<string>();
+  for (const dir of places) {
+    const node = await realpath(join(dir, "node")).catch(() => undefined);
+    if (node === undefined || tried.has(node)) continue;
+    tried.add(node);
+    const loads = await promisify(execFile)(node, ["-e", "require('node:sqlite')"]).then(
+      () => true,
+      () => false,
+    );
+    if (!loads) return node;
+  }
+  throw new Error(
+    `every Node.js found loads node:sqlite (${[...tried].join(", ")}): install one without it, such as Node.js 20`,
+  );
+}
+
 describe("the packed packages", () => {
+  let session: UserSession | undefined;
+
+  afterAll(async () => {
+    await session?.dispose();
+  });
+
   it("the provider's pulls in no server, Fastify or PostgreSQL client", () => {
     const { files, manifest } = packed(inject("packages")["pulumi-notification-handlers"]);
     expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(["undici", "yaml", "zod"]);
@@ -35,10 +74,26 @@ describe("the packed packages", () => {
     const { files, manifest } = packed(inject("packages")["notification-handlers-server"]);
     expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(["fastify", "pg", "zod"]);
     expect(manifest.bin).toEqual({ "notification-handlers-server": "dist/server/main.js" });
-    expect(manifest.engines).toEqual({ node: ">=22.13.0" });
+    expect(manifest.engines).toEqual({ node: "^22.15.0 || >=23.11.0" });
     for (const file of ["dist/server/main.js", "dist/sdk/client/catalog.js", "dist/cli/io.js"]) {
       expect(files).toContain(`package/${file}`);
     }
     expect(files.filter((f) => f.startsWith("package/dist/provider/"))).toEqual([]);
+  });
+
+  it("the server's command, installed and started on a Node.js without node:sqlite, says which it needs", async () => {
+    const node = await nodeWithoutSqlite();
+    // The quickstart's install, which its own test shares: the packed server among its dependencies.
+    session = await UserSession.start("quickstart", { pathFirst: inject("enginePath") });
+    for (const args of ["serve --port 0 --db :memory:", "keys create --db :memory: --user alice", "--help"]) {
+      const result = await session.sh(
+        `${JSON.stringify(node)} node_modules/.bin/notification-handlers-server ${args}`,
+      );
+      expect(result.code, args).toBe(1);
+      expect(result.stdout, args).toBe("");
+      expect(result.stderr, args).toMatch(
+        /^notification-handlers-server: needs Node\.js 22\.15 or later \(23\.11 or later on the 23 line\) for its SQLite store \(node:sqlite\); this is Node\.js v\d+\.\d+\.\d+\n$/,
+      );
+    }
   });
 });

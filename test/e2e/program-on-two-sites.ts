@@ -8,6 +8,8 @@
  */
 import { afterAll, describe, expect, inject, it } from "vitest";
 
+import type { PreviewJson } from "../../cli/summary";
+import { parseDriftNotes } from "../../provider/drift-note";
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import { storyStep } from "./story-step";
 import { listAll, type ReadmeStep, runItSteps, UserSession } from "./user-path";
@@ -52,20 +54,40 @@ export async function summary(client: NotificationHandlersClient): Promise<strin
   return (await listAll(client)).map((h) => `${h.type} ${h.name}`).sort();
 }
 
-/** The README's drift step: the drifted name shown in a plain preview, and put back by up. */
+/**
+ * The README's drift step: the drifted name shown, live and desired, under the handler in a plain
+ * preview, and in the summary the plugin's executable makes of `pulumi preview --json`, whose note
+ * carries the handler's URN; then put back by up.
+ */
 export async function repairDrift(
   s: UserSession,
   step: ReadmeStep,
   sites: TwoSites,
   oncallId: number,
 ): Promise<void> {
-  await storyStep("the drifted field named in a plain preview, repaired by up", async () => {
-    const [repair] = await s.step(step);
-    expect(repair!.stdout).toMatch(/~ name: /); // the preview's detailed diff
-    expect(repair!.stdout).toMatch(/1 to update/);
-    expect(repair!.stdout).toMatch(/1 updated/);
-    expect((await sites.staging.notificationHandlers.retrieve(oncallId)).name).toBe("On-call email");
-  });
+  await storyStep(
+    "the drifted field shown live and desired in a plain preview and its summary, repaired by up",
+    async () => {
+      const [shown, repair] = step.code.split(/^(?=pulumi up --yes$)/m);
+      const [previews] = await s.step({ ...step, code: shown! });
+      const name = '"Renamed in the web UI"';
+      expect(previews!.stdout).toContain(
+        `name: live ${name}, desired "On-call email" (changed outside the code)`,
+      );
+      expect(previews!.stdout).toContain(
+        `| update | \`oncall\` | ${oncallId} ${name} (in the code: "On-call email") | ` +
+          `\`name\`: ${name} → "On-call email" (changed outside the code) |`,
+      );
+      const json = JSON.parse((await s.mustSh("pulumi preview --json")).stdout) as PreviewJson;
+      const [note] = parseDriftNotes(json.diagnostics ?? []);
+      expect(note?.id).toBe(oncallId);
+      expect(note?.urn).toMatch(/NotificationHandler::oncall$/);
+
+      const [up] = await s.step({ ...step, code: repair! });
+      expect(up!.stdout).toMatch(/1 updated/);
+      expect((await sites.staging.notificationHandlers.retrieve(oncallId)).name).toBe("On-call email");
+    },
+  );
 }
 
 /**

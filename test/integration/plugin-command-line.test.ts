@@ -1,6 +1,7 @@
 /**
- * The built plugin run with a command instead of the engine's address: `recover` is the same command
- * as `notification-handlers recover`, named after the executable; `version` and `--help` answer.
+ * The built plugin run with a command instead of the engine's address: `recover` and `summary` are
+ * the same commands as `notification-handlers recover` and `summary`, named after the executable;
+ * `version` and `--help` answer.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -28,6 +29,7 @@ describe("the plugin's executable as a command", () => {
     const help = await plugin(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(`${EXECUTABLE} recover --state EXPORT.json --since DATETIME`);
+    expect(help.stdout).toContain(`pulumi preview --json | ${EXECUTABLE} summary [--title TEXT]`);
     const bare = await plugin([]);
     expect(bare.code).toBe(2); // a person ran it with nothing: the engine always passes its address
     expect(bare.stdout).toBe(help.stdout);
@@ -37,13 +39,21 @@ describe("the plugin's executable as a command", () => {
     expect(await plugin(["export"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: `${EXECUTABLE}: unknown command "export": use recover or version (Pulumi starts the plugin with its address) (see --help)\n`,
+      stderr: `${EXECUTABLE}: unknown command "export": use recover, summary or version (Pulumi starts the plugin with its address) (see --help)\n`,
     });
     expect(await plugin(["recover", "--output", "fixed.json"])).toEqual({
       code: 2,
       stdout: "",
       stderr: `${EXECUTABLE}: --output goes with --state; without it the stack's state is written (see --help)\n`,
     });
+  });
+
+  it("runs summary on a preview's JSON, as the Node.js command does", async () => {
+    const preview = join(__dirname, "..", "unit", "fixtures", "preview-drift-plugin.json");
+    const summary = await plugin(["summary", preview, "--title", "Drift check"]);
+    expect(summary.code).toBe(0);
+    expect(summary.stdout).toMatch(/^### Drift check\n/);
+    expect(summary.stdout).toContain("`slack`: [secret] → [secret] (changed outside the code)");
   });
 
   it("runs recover: a state from a file, and the stack's through the Pulumi CLI on PATH", async () => {

@@ -104,14 +104,15 @@ describe("the plugin over gRPC", () => {
       .setNews(struct({ baseUrl: server!.url, updateStrategy: "sideways", baseURL: "typo" }));
     const response = await plugin().checkConfig(request);
     expect(response.getFailuresList().map((f) => f.toObject())).toEqual([
+      // No failure names a property: the engine would print its value.
       {
-        property: "updateStrategy",
+        property: "",
         reason: 'notification-handlers:updateStrategy must be one of "in-place", "replace" (got "sideways")',
       },
       {
-        property: "baseURL",
+        property: "",
         reason:
-          "is not a configuration key of notification-handlers (the keys: baseUrl, apiKey, updateStrategy, requestTimeoutMs, maxRetries)",
+          "notification-handlers:baseURL is not a configuration key of notification-handlers (the keys: baseUrl, apiKey, updateStrategy, requestTimeoutMs, maxRetries)",
       },
     ]);
   });
@@ -134,7 +135,7 @@ describe("the plugin over gRPC", () => {
         .setNews(struct({ type: "slack" })),
     );
     expect(missing.getFailuresList().map((f) => f.toObject())).toEqual([
-      { property: "slack", reason: "is required for type slack" },
+      { property: "", reason: "slack is required for type slack" },
     ]);
     // A name left out is the resource's, as the TypeScript resource makes it.
     expect(missing.getInputs()?.toJavaScript()).toEqual({ type: "slack", name: "ops" });
@@ -146,7 +147,7 @@ describe("the plugin over gRPC", () => {
         .setNews(struct({ type: "email", name: "Mail", email: "not-an-email" })),
     );
     expect(badEmail.getFailuresList().map((f) => f.toObject())).toEqual([
-      { property: "email", reason: "must be an email address" },
+      { property: "", reason: "email must be an email address" },
     ]);
     expect(await stored()).toEqual([]);
   });

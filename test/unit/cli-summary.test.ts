@@ -6,13 +6,39 @@ import { describe, expect, it } from "vitest";
 import { renderSummary, type PreviewJson } from "../../cli/summary";
 
 // A `pulumi preview --json` of examples/quickstart after the README's drift steps plus a changed Slack
-// URL, taken with the CLI (the serialized provider left out).
+// URL, taken with the CLI (the serialized provider left out), from a provider whose notes did not yet
+// say who made a field differ.
 const DRIFT = JSON.parse(
   readFileSync(join(__dirname, "fixtures", "preview-drift.json"), "utf8"),
 ) as PreviewJson;
 
+// A `pulumi preview --json` of a Pulumi YAML stack through the plugin, taken with the CLI (what the
+// summary does not read left out): in the web UI, the on-call handler renamed, the Slack webhook
+// rotated and the pager deleted; in the code, the on-call address changed, Slack disabled, a disabled
+// Discord handler added and an existing mailbox taken over.
+const PLUGIN = JSON.parse(
+  readFileSync(join(__dirname, "fixtures", "preview-drift-plugin.json"), "utf8"),
+) as PreviewJson;
+
 describe("renderSummary", () => {
-  it("names each changed resource, its handler and fields, and where the change came from", () => {
+  it("tells each field's change in the code from one made outside it, secrets and booleans included", () => {
+    expect(renderSummary(PLUGIN, "Pull request").split("\n")).toEqual([
+      "### Pull request",
+      "",
+      "1 to take over, 1 to create, 2 to update, 1 to replace.",
+      "",
+      "| change | resource | handler | fields (live → code) |",
+      "| --- | --- | --- | --- |",
+      '| update | `oncall-email` | 4 "Renamed in the web UI" (in the code: "On-call email") | `name`: "Renamed in the web UI" → "On-call email" (changed outside the code)<br>`email`: "oncall@example.com" → "oncall-rota@example.com" (changed in the code) |',
+      '| replace | `pager-sms` | 5 "Pager SMS" | **deleted outside the code**; made again |',
+      '| take over | `status-mailbox` | existing: "Status mailbox" | takes over the handler of the same name as it is: nothing is written where it matches the code |',
+      '| create | `team-discord` | new: "Team Discord" | new discord handler, disabled |',
+      '| update | `team-slack` | 3 "Team Slack" | `isEnabled`: true → false (changed in the code)<br>`slack`: [secret] → [secret] (changed outside the code) |',
+      "",
+    ]);
+  });
+
+  it("reads notes that carry no URN by the handler's id and name, and no origin as none", () => {
     const text = renderSummary(DRIFT, "Drift check");
     expect(text.split("\n")).toEqual([
       "### Drift check",
@@ -21,9 +47,9 @@ describe("renderSummary", () => {
       "",
       "| change | resource | handler | fields (live → code) |",
       "| --- | --- | --- | --- |",
-      '| update | `team-slack` | 4 "Team Slack" | `slack`: [secret] → [secret] |',
+      '| update | `oncall-email` | 1 "Renamed in the web UI" (in the code: "On-call email") | `name`: "Renamed in the web UI" → "On-call email" |',
       '| replace | `pager-sms` | 2 "Pager SMS" | **deleted outside the code**; made again |',
-      '| update | `oncall-email` | 1 "On-call email" | `name`: "Renamed in the web UI" → "On-call email" (changed outside the code) |',
+      '| update | `team-slack` | 4 "Team Slack" | `slack`: [secret] → [secret] |',
       "",
     ]);
   });
@@ -43,11 +69,13 @@ describe("renderSummary", () => {
         {
           message: 'notification-handlers: handler 1 ("On-call | <b>team</b>") differs from the program:\n\n',
         },
-        { message: '  name: live "On-call email", desired "On-call | <b>team</b>"\n\n' },
+        {
+          message: '  name: live "On-call email", desired "On-call | <b>team</b>" (changed in the code)\n\n',
+        },
       ],
     };
     expect(renderSummary(preview)).toContain(
-      '| update | `oncall-email` | 1 "On-call email" | `name`: "On-call email" → "On-call \\| &lt;b&gt;team&lt;/b&gt;" (changed in the code) |',
+      '| update | `oncall-email` | 1 "On-call email" (in the code: "On-call \\| &lt;b&gt;team&lt;/b&gt;") | `name`: "On-call email" → "On-call \\| &lt;b&gt;team&lt;/b&gt;" (changed in the code) |',
     );
   });
 
@@ -81,9 +109,9 @@ describe("renderSummary", () => {
       diagnostics: [{ message: "type must be one of email, ...\n", severity: "error" }],
     };
     const text = renderSummary(preview);
-    expect(text).toContain("2 to create, 1 to delete.");
-    expect(text).toContain('| create | `ops` | new: "Ops" | takes over handler 12 |');
-    expect(text).toContain('| create | `from-yaml` | new: "From YAML" |');
+    expect(text).toContain("1 to take over, 1 to create, 1 to delete.");
+    expect(text).toContain('| take over | `ops` | existing: "Ops" | takes over handler 12 as it is');
+    expect(text).toContain('| create | `from-yaml` | new: "From YAML" | new email handler, enabled |');
     expect(text).not.toContain("`alerts`");
     expect(text).toContain('| delete | `old` | 3 "Old" | the handler is deleted |');
     expect(text).toContain("**The preview failed:**\n\n- type must be one of email, ...");

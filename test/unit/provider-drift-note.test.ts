@@ -13,10 +13,12 @@ const NOTES: DriftNote[] = [
     id: 12,
     name: 'On-call "primary" (EU) & <b>team</b>\nsecond line',
     fields: [
-      { property: "name", live: '"Renamed in the web UI"', desired: '"On-call"' },
-      { property: "isEnabled", live: "false", desired: "true" },
-      { property: "email", live: "(missing)", desired: '"ops@example.com"' },
-      { property: "slack", live: "[secret]", desired: "[secret]" },
+      { property: "name", live: '"Renamed in the web UI"', desired: '"On-call"', origin: "outside" },
+      { property: "isEnabled", live: "false", desired: "true", origin: "code" },
+      { property: "email", live: "(missing)", desired: '"ops@example.com"', origin: "both" },
+      { property: "slack", live: "[secret]", desired: "[secret]", origin: "outside" },
+      // As a write's check words it, with no deploy to compare with.
+      { property: "discord", live: "[secret]", desired: "[secret]" },
     ],
   },
   { kind: "gone", id: 13, name: "Pager, SMS: ünïcode" },
@@ -30,12 +32,28 @@ const NOTES: DriftNote[] = [
 
 describe("drift notes", () => {
   it("read back as they were written, each kind", () => {
-    expect(parseDriftNotes(NOTES.map(formatDriftNote))).toEqual(NOTES);
+    expect(parseDriftNotes(NOTES.map((n) => ({ message: formatDriftNote(n) })))).toEqual(NOTES);
+  });
+
+  it("carry the URN of the diagnostic the engine gave them (the plugin's)", () => {
+    const urn = "urn:pulumi:dev::p::notification-handlers:index:NotificationHandler::oncall";
+    const read = parseDriftNotes(NOTES.map((n) => ({ message: formatDriftNote(n), urn })));
+    expect(read).toEqual(NOTES.map((n) => ({ ...n, urn })));
+  });
+
+  it("word who made each field differ", () => {
+    const text = formatDriftNote(NOTES[0]!);
+    expect(text).toContain(
+      'name: live "Renamed in the web UI", desired "On-call" (changed outside the code)',
+    );
+    expect(text).toContain("isEnabled: live false, desired true (changed in the code)\n");
+    expect(text).toContain("(changed in the code and outside it)");
+    expect(text).toMatch(/discord: live \[secret\], desired \[secret\]$/);
   });
 
   it("read back from the engine's diagnostics: one line each, the first prefixed", () => {
     const lines = NOTES.flatMap((n) => `notification-handlers: ${formatDriftNote(n)}`.split("\n"));
-    expect(parseDriftNotes(lines)).toEqual(NOTES);
+    expect(parseDriftNotes(lines.map((message) => ({ message })))).toEqual(NOTES);
   });
 
   it("show a secret field as [secret] when written and when read, whatever the value", () => {
@@ -50,8 +68,8 @@ describe("drift notes", () => {
     expect(text).not.toContain("leak.example");
     expect(text).toContain("webhook: live [secret], desired [secret]");
     const [read] = parseDriftNotes([
-      'handler 9 ("Hook") differs from the program:',
-      '  webhook: live "https://leak.example/SECRET", desired "https://x.example"',
+      { message: 'handler 9 ("Hook") differs from the program:' },
+      { message: '  webhook: live "https://leak.example/SECRET", desired "https://x.example"' },
     ]);
     expect(read).toEqual({
       kind: "differs",
@@ -67,7 +85,7 @@ describe("drift notes", () => {
     const preview = JSON.parse(
       readFileSync(join(__dirname, "fixtures", "preview-drift.json"), "utf8"),
     ) as PreviewJson;
-    expect(parseDriftNotes(preview.diagnostics!.map((d) => d.message ?? ""))).toEqual([
+    expect(parseDriftNotes(preview.diagnostics!)).toEqual([
       {
         kind: "differs",
         id: 4,

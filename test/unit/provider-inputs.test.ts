@@ -62,8 +62,7 @@ describe("checkInputs", () => {
     });
     expect(checkInputs({ type: "telegram", name: "t", telegram: "nocolon", telegramChatId: "chat" })).toEqual(
       [
-        // A credential's failure is reported on the resource, so the engine never prints its value.
-        { property: "", reason: expect.stringMatching(/^telegram must be a Telegram bot token/) as string },
+        { property: "telegram", reason: expect.stringMatching(/^must be a Telegram bot token/) as string },
         { property: "telegramChatId", reason: expect.stringContaining("integer chat id") as string },
       ],
     );
