@@ -4,6 +4,7 @@
  * server serves it at `GET /api/openapi.json`; `npm run docs:openapi` writes `docs/openapi.json`.
  */
 import {
+  ALL_FIELDS,
   type FieldRule,
   type FieldSpec,
   HANDLER_TYPES,
@@ -11,17 +12,35 @@ import {
   type HandlerType,
   NAME_MAX_LENGTH,
   RULE_DESCRIPTIONS,
+  RULE_PATTERNS,
   fieldsOf,
 } from "../sdk/client/catalog";
 import { BODY_LIMIT, FORM_CONTENT_TYPES, TITLES } from "./errors";
+import {
+  anyCase,
+  canonicalIntegerPattern,
+  literal,
+  paddedIntegerPattern,
+  trimmed,
+  trimmedLengthPattern,
+  urlPattern,
+} from "./openapi-patterns";
 import { DEFAULT_REQUEST_TIMEOUT, MAX_HEADER_SIZE, PROTOCOL_TITLES } from "./protocol";
-import { DEFAULT_RESULTS_PER_PAGE, LIST_ORDER_BY, RESULTS_PER_PAGE } from "../sdk/client/list-rules";
+import {
+  DEFAULT_RESULTS_PER_PAGE,
+  LIST_ORDER_BY,
+  LIST_ORDER_TYPES,
+  RESULTS_PER_PAGE,
+} from "../sdk/client/list-rules";
 
 /** Where the description is served. */
 export const OPENAPI_PATH = "/api/openapi.json";
 
 /** A JSON object of the document. */
 type Json = Record<string, unknown>;
+
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+const responseRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
 
 /**
  * A real calendar instant as `Y-m-d H:i:s`, as the server's `isDatetime` decides (proleptic Gregorian
@@ -44,25 +63,87 @@ const BOOLEAN_PATTERN = "^\\s*([01]|[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])\\s*$"
 /** The largest id: 2^53 - 1, the largest integer JSON readers keep exactly. */
 const MAX_ID = Number.MAX_SAFE_INTEGER;
 
+/** The catalog's pattern of a rule a regular expression decides. */
+function catalogPattern(rule: FieldRule): RegExp {
+  const pattern = RULE_PATTERNS[rule];
+  if (pattern === undefined) throw new Error(`the catalog has no pattern for ${rule}`);
+  return pattern;
+}
+
 /**
- * What each catalog rule looks like as a JSON Schema. Keyed by the rule, so a new rule in the
- * catalog does not compile until it is described here; test/unit/openapi.test.ts checks these
- * against the catalog's own checks.
+ * What each catalog rule accepts in a form, on the value as sent: the server trims it, then checks
+ * it. Keyed by the rule, so a new rule in the catalog does not compile until it is described here;
+ * test/unit/openapi.test.ts checks these against the catalog's own checks. The length, and with it
+ * "not blank", is the `Text<n>` schema each field also has.
  */
-const RULE_SCHEMAS: Record<FieldRule, Json> = {
-  email: { format: "email" },
-  // A host after the scheme: `https://` alone is no URL to deliver to.
-  "http-url": { format: "uri", pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+" },
-  "https-url": { format: "uri", pattern: "^[Hh][Tt][Tt][Pp][Ss]://[^/?#\\s]+" },
-  "telegram-token": { pattern: "^[0-9]+:[A-Za-z0-9_-]+$" },
-  "telegram-chat-id": { pattern: "^(-?[0-9]+|@[A-Za-z0-9_]+)$" },
-  // The server trims first: blanks alone are empty.
-  "non-empty": { minLength: 1, pattern: "\\S" },
-  phone: { pattern: "^\\+[0-9]{7,15}$" },
+const FORM_RULES: Record<FieldRule, Json[]> = {
+  email: [{ pattern: trimmed(catalogPattern("email")) }],
+  "http-url": [ref("HttpUrl")],
+  "https-url": [ref("HttpsUrl")],
+  "telegram-token": [{ pattern: trimmed(catalogPattern("telegram-token")) }],
+  "telegram-chat-id": [{ pattern: trimmed(catalogPattern("telegram-chat-id")) }],
+  "non-empty": [],
+  phone: [{ pattern: trimmed(catalogPattern("phone")) }],
 };
 
-const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
-const responseRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+/**
+ * Each rule on a returned setting, which is the value as accepted, trimmed. A URL comes back as sent,
+ * in any form the server's URL parser took (docs/api.md#field-rules), so it has no pattern here.
+ */
+const SETTING_RULES: Record<FieldRule, Json> = {
+  email: { pattern: catalogPattern("email").source },
+  "http-url": {},
+  "https-url": {},
+  "telegram-token": { pattern: catalogPattern("telegram-token").source },
+  "telegram-chat-id": { pattern: catalogPattern("telegram-chat-id").source },
+  "non-empty": { pattern: "\\S" },
+  phone: { pattern: catalogPattern("phone").source },
+};
+
+/** The URL schemes of each URL rule, and the schema that describes its values. */
+const URL_SCHEMAS = {
+  HttpUrl: { rule: "http-url", schemes: ["http", "https"] },
+  HttpsUrl: { rule: "https-url", schemes: ["https"] },
+} as const satisfies Record<string, { rule: FieldRule; schemes: readonly string[] }>;
+
+/** What a URL pattern leaves to its description (see `urlPattern`). */
+const URL_RULE =
+  "The server checks the trimmed value with the WHATWG URL parser (Node's `URL`); this pattern is that " +
+  "parser's verdict for hosts that are an IPv4 or IPv6 address or an ASCII domain, including its " +
+  "leniencies (`https:host`, backslashes, user info, an empty port, any path). The parser also takes " +
+  "hosts in Unicode or with percent-escapes when IDNA accepts them, and drops control characters " +
+  "around the URL and tabs and line breaks inside it: where only those make a value valid, this " +
+  "pattern refuses a value the server takes, and it never allows one the server refuses.";
+
+function urlSchema(name: keyof typeof URL_SCHEMAS): Json {
+  const { rule, schemes } = URL_SCHEMAS[name];
+  return {
+    type: "string",
+    pattern: urlPattern(schemes),
+    description: `A form value that ${RULE_DESCRIPTIONS[rule]}, blanks around it allowed. ${URL_RULE}`,
+  };
+}
+
+/** The name of the schema of form values 1 to `max` UTF-16 code units long once trimmed. */
+function textSchemaName(max: number): string {
+  return `Text${max}`;
+}
+
+/** Every length a form field has, the name's included. */
+const TEXT_LENGTHS = [...new Set([NAME_MAX_LENGTH, ...ALL_FIELDS.map((f) => f.maxLength)])].sort(
+  (a, b) => a - b,
+);
+
+function textSchema(max: number): Json {
+  return {
+    type: "string",
+    pattern: trimmedLengthPattern(max),
+    description:
+      `A form value of 1 to ${max} characters once trimmed (docs/api.md#field-lengths): blanks around it ` +
+      "are allowed and do not count, and characters count as UTF-16 code units, so one outside the " +
+      "Basic Multilingual Plane (most emoji) counts two. The pattern says exactly that.",
+  };
+}
 
 /** `microsoft_teams` as `MicrosoftTeams`, for schema names. */
 function pascal(type: string): string {
@@ -73,21 +154,37 @@ function pascal(type: string): string {
 }
 
 /**
- * How the server counts a length (docs/api.md#field-lengths), which `maxLength` alone cannot say:
- * JSON Schema counts characters, the server UTF-16 code units of the trimmed value.
+ * How the server counts a length (docs/api.md#field-lengths), which `maxLength` cannot say: JSON
+ * Schema counts characters, the server UTF-16 code units of the trimmed value.
  */
 const LENGTH_RULE =
-  "Lengths count UTF-16 code units after trimming: a character outside the Basic Multilingual Plane " +
-  "(most emoji) counts twice, so such a value may be refused with a 400 below this maxLength.";
+  "Blanks around the value are dropped before it is checked; the length counts UTF-16 code units, so a " +
+  "character outside the Basic Multilingual Plane (most emoji) counts two.";
 
-/** One type-specific field as a form field or a settings key (as returned: already trimmed). */
-function fieldSchema(spec: FieldSpec): Json {
-  const secret = spec.secret ? " A credential: kept secret by clients, though the API returns it." : "";
+const SECRET = " A credential: kept secret by clients, though the API returns it.";
+
+/** One type-specific field as a form field: the value as sent, which the server trims. */
+function formFieldSchema(spec: FieldSpec): Json {
   return {
     type: "string",
+    description:
+      `${spec.label}: ${RULE_DESCRIPTIONS[spec.rule]}; at most ${spec.maxLength} characters. ` +
+      `${LENGTH_RULE}${spec.secret ? SECRET : ""}`,
+    allOf: [ref(textSchemaName(spec.maxLength)), ...FORM_RULES[spec.rule]],
+    ...(spec.secret ? { "x-secret": true } : {}),
+  };
+}
+
+/** One type-specific field as a settings key: the value as accepted, trimmed. */
+function settingSchema(spec: FieldSpec): Json {
+  return {
+    type: "string",
+    minLength: 1,
     maxLength: spec.maxLength,
-    ...RULE_SCHEMAS[spec.rule],
-    description: `${spec.label}: ${RULE_DESCRIPTIONS[spec.rule]}; at most ${spec.maxLength} characters. ${LENGTH_RULE}${secret}`,
+    ...SETTING_RULES[spec.rule],
+    description:
+      `${spec.label}: ${RULE_DESCRIPTIONS[spec.rule]}; at most ${spec.maxLength} UTF-16 code units.` +
+      (spec.secret ? SECRET : ""),
     ...(spec.secret ? { "x-secret": true } : {}),
   };
 }
@@ -97,7 +194,7 @@ function settingsSchema(type: HandlerType): Json {
   return {
     type: "object",
     description: `The settings of a ${HANDLER_TYPES[type].label} handler: exactly the fields of its type.`,
-    properties: Object.fromEntries(fields.map((f) => [f.field, fieldSchema(f)])),
+    properties: Object.fromEntries(fields.map((f) => [f.field, settingSchema(f)])),
     required: fields.map((f) => f.field),
     additionalProperties: false,
   };
@@ -126,16 +223,23 @@ function handlerSchema(type: HandlerType): Json {
 
 const nameField = {
   type: "string",
-  minLength: 1,
-  pattern: "\\S",
-  maxLength: NAME_MAX_LENGTH,
-  description: `The display name, 1 to ${NAME_MAX_LENGTH} characters after trimming. ${LENGTH_RULE}`,
+  description: `The display name, 1 to ${NAME_MAX_LENGTH} characters. ${LENGTH_RULE}`,
+  allOf: [ref(textSchemaName(NAME_MAX_LENGTH))],
 };
 const enabledField = {
   type: "string",
   pattern: BOOLEAN_PATTERN,
-  description: "1, 0, true or false.",
+  description: "1, 0, true or false, in any case; blanks around it are dropped.",
 };
+
+/** The form's `type`: the type's name, which the server trims first, as it does every field. */
+function typeField(type: HandlerType): Json {
+  return {
+    type: "string",
+    pattern: `^\\s*${literal(type)}\\s*$`,
+    description: `\`${type}\`; blanks around it are dropped.`,
+  };
+}
 
 function createFormSchema(type: HandlerType): Json {
   const fields = fieldsOf(type);
@@ -144,9 +248,9 @@ function createFormSchema(type: HandlerType): Json {
     description: `Creates a ${HANDLER_TYPES[type].label} handler.`,
     properties: {
       name: nameField,
-      type: { const: type },
-      is_enabled: { ...enabledField, description: "1, 0, true or false; true when left out." },
-      ...Object.fromEntries(fields.map((f) => [f.field, fieldSchema(f)])),
+      type: typeField(type),
+      is_enabled: { ...enabledField, description: `${enabledField.description} True when left out.` },
+      ...Object.fromEntries(fields.map((f) => [f.field, formFieldSchema(f)])),
     },
     required: ["name", "type", ...fields.map((f) => f.field)],
     additionalProperties: false,
@@ -164,9 +268,9 @@ function updateFormSchema(type: HandlerType): Json {
     description: `Updates a handler with ${HANDLER_TYPES[type].label} fields, or with none.`,
     properties: {
       name: nameField,
-      type: { const: type },
+      type: typeField(type),
       is_enabled: enabledField,
-      ...Object.fromEntries(fields.map((f) => [f.field, fieldSchema(f)])),
+      ...Object.fromEntries(fields.map((f) => [f.field, formFieldSchema(f)])),
     },
     additionalProperties: false,
   };
@@ -179,14 +283,20 @@ function updateFormSchema(type: HandlerType): Json {
 const UPDATE_TYPE_RULE =
   "The type-specific fields must belong to the handler's current type when `type` is left out or is " +
   "the current type; a `type` other than the current one switches the handler to it, and then every " +
-  "field of that type must be sent (the old type's settings are dropped). A form that breaks this " +
-  "rule is a 400 naming each field at fault.";
+  "field of that type must be sent (the old type's settings are dropped). So a form with `type=T` that " +
+  "lacks a field F of type T is a 400 on a handler of another type, its entry's detail " +
+  "`F is required for type T`, and is accepted on a handler of type T. A form that breaks this rule is " +
+  "a 400 naming each field at fault.";
 
 /** A form body: either accepted content type, with the same fields. */
 function formBody(schema: Json, description: string): Json {
   return {
     required: true,
-    description: `${description} The body is at most ${BODY_LIMIT} bytes; each field is sent once.`,
+    description:
+      `${description} The body is at most ${BODY_LIMIT} bytes. Each field is sent once, as a plain ` +
+      "field: a repeated field, a multipart part with a filename (a file) and a name the schema does not " +
+      "list are each a 400 naming the field, and so is a form that does not parse (multipart without its " +
+      "boundary, for one).",
     content: Object.fromEntries(FORM_CONTENT_TYPES.map((type) => [type, { schema }])),
   };
 }
@@ -277,9 +387,9 @@ const components: Json = {
       in: "path",
       required: true,
       description:
-        "The handler's id, as a canonical decimal integer: `0003` names no handler. Another user's " +
-        "handler, like an unknown id, is a 404.",
-      schema: { type: "string", pattern: `^[1-9][0-9]{0,15}$` },
+        "The handler's id, as a canonical decimal integer up to 2^53 - 1: `0003` names no handler. " +
+        "Another user's handler, like an unknown id, is a 404.",
+      schema: { type: "string", pattern: canonicalIntegerPattern(BigInt(MAX_ID)) },
     },
   },
   schemas: {
@@ -290,6 +400,9 @@ const components: Json = {
       description: "Positive, increasing, never reused.",
     },
     HandlerType: { type: "string", enum: [...HANDLER_TYPE_NAMES] },
+    ...Object.fromEntries(TEXT_LENGTHS.map((max) => [textSchemaName(max), textSchema(max)])),
+    HttpUrl: urlSchema("HttpUrl"),
+    HttpsUrl: urlSchema("HttpsUrl"),
     Datetime: { type: "string", pattern: DATETIME_PATTERN, description: "A UTC datetime as Y-m-d H:i:s." },
     ...Object.fromEntries(HANDLER_TYPE_NAMES.map((t) => [`${pascal(t)}Settings`, settingsSchema(t)])),
     ...Object.fromEntries(HANDLER_TYPE_NAMES.map((t) => [`${pascal(t)}Handler`, handlerSchema(t)])),
@@ -303,15 +416,9 @@ const components: Json = {
       },
     },
     ...Object.fromEntries(HANDLER_TYPE_NAMES.map((t) => [`Create${pascal(t)}Form`, createFormSchema(t)])),
-    CreateForm: {
-      oneOf: HANDLER_TYPE_NAMES.map((t) => ref(`Create${pascal(t)}Form`)),
-      discriminator: {
-        propertyName: "type",
-        mapping: Object.fromEntries(
-          HANDLER_TYPE_NAMES.map((t) => [t, `#/components/schemas/Create${pascal(t)}Form`]),
-        ),
-      },
-    },
+    // No discriminator: the server takes ` email ` for `email`, which a discriminator's mapping
+    // would refuse; the type patterns keep the forms apart.
+    CreateForm: { oneOf: HANDLER_TYPE_NAMES.map((t) => ref(`Create${pascal(t)}Form`)) },
     ...Object.fromEntries(HANDLER_TYPE_NAMES.map((t) => [`Update${pascal(t)}Form`, updateFormSchema(t)])),
     UpdateForm: {
       description:
@@ -459,6 +566,15 @@ function ok(description: string, schema: Json | undefined, headers: Json = rateL
   return { description, headers, ...(schema === undefined ? {} : { content: jsonContent(schema) }) };
 }
 
+/**
+ * `word` (upper case) as the server matches it, upper-casing the value first: any case of its ASCII
+ * letters, and `ſ` (U+017F, long s), the one other character whose upper case is an ASCII letter
+ * (test/unit/openapi.test.ts checks every code point).
+ */
+function upperCasedPattern(word: string): string {
+  return anyCase(word).replaceAll("[Ss]", "[Ss\\u017F]");
+}
+
 function listParameters(): Json[] {
   const query = (name: string, schema: Json, description: string): Json => ({
     name,
@@ -494,18 +610,25 @@ function listParameters(): Json[] {
     ),
     query(
       "order_type",
-      { type: "string", pattern: "^([Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$", default: "DESC" },
+      {
+        type: "string",
+        pattern: `^(?:${LIST_ORDER_TYPES.map(upperCasedPattern).join("|")})$`,
+        default: "DESC",
+      },
       "ASC or DESC, in any case.",
     ),
+    // Numbers as the strings the server compares: it takes `007` for page 7, and only `10` for 10
+    // results, which an integer schema cannot tell apart.
     query(
       "page",
-      { type: "integer", minimum: 1, maximum: MAX_ID, default: 1 },
-      "A page past the end is empty.",
+      { type: "string", pattern: paddedIntegerPattern(BigInt(MAX_ID), String(MAX_ID).length), default: "1" },
+      `A whole number from 1 to 2^53 - 1 in at most ${String(MAX_ID).length} decimal digits, leading ` +
+        "zeros allowed. A page past the end is empty.",
     ),
     query(
       "results_per_page",
-      { type: "integer", enum: [...RESULTS_PER_PAGE], default: DEFAULT_RESULTS_PER_PAGE },
-      "The page size.",
+      { type: "string", enum: RESULTS_PER_PAGE.map(String), default: String(DEFAULT_RESULTS_PER_PAGE) },
+      "The page size, written as here (`010` is refused).",
     ),
   ];
 }
@@ -513,7 +636,6 @@ function listParameters(): Json[] {
 const COLLECTION = "/api/notification-handlers";
 const probe = { security: [], tags: ["Operations"] };
 
-/** The OpenAPI 3.1 document of the reference service. */
 /** The handlers' paths: the collection (list, create) and one handler (read, update, delete). */
 function handlerPaths(): Json {
   return {
@@ -522,7 +644,10 @@ function handlerPaths(): Json {
         operationId: "listNotificationHandlers",
         tags: ["Notification handlers"],
         summary: "List handlers",
-        description: "Default order: notification_handler_id DESC. An invalid parameter is a 400 naming it.",
+        description:
+          "Default order: notification_handler_id DESC. Each parameter is optional and given at most " +
+          "once; an invalid value, a repeated parameter and a parameter not listed here are each a 400 " +
+          "naming it.",
         parameters: listParameters(),
         responses: { "200": ok("One page of handlers.", ref("HandlerList")), ...commonErrors },
       },
@@ -613,6 +738,7 @@ function operationPaths(): Json {
   };
 }
 
+/** The OpenAPI 3.1 document of the reference service. */
 export function openApiDocument(): Json {
   return {
     openapi: "3.1.0",

@@ -3,10 +3,8 @@
  * the status, its content type, its required headers and its body schema. The server tests run
  * every answer of the reference server through it.
  */
-import { Ajv2020 } from "ajv/dist/2020";
-import addFormats from "ajv-formats";
-import type { ValidateFunction } from "ajv";
 import { openApiDocument } from "../../server";
+import { pointerSegment as escape, validatorAt } from "../support/openapi-schemas";
 
 type Json = Record<string, unknown>;
 
@@ -14,28 +12,6 @@ const DOCUMENT = openApiDocument() as Json & {
   paths: Record<string, Record<string, Json>>;
   components: Json;
 };
-const DOCUMENT_ID = "https://openapi.invalid/notification-handlers.json";
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-// The whole document as one schema resource, so `#/components/...` references resolve inside it.
-ajv.addSchema({ ...DOCUMENT, $id: DOCUMENT_ID });
-
-const validators = new Map<string, ValidateFunction>();
-
-/** A validator for the schema at `pointer` (a JSON pointer into the document), its references resolved. */
-export function validatorAt(pointer: string): ValidateFunction {
-  let validate = validators.get(pointer);
-  if (validate === undefined) {
-    validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
-    validators.set(pointer, validate);
-  }
-  return validate;
-}
-
-function escape(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
 
 /** Follows a `$ref` inside the document, returning the object and its pointer. */
 function resolve(value: Json, pointer: string): { value: Json; pointer: string } {

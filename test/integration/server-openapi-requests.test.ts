@@ -1,43 +1,36 @@
 /**
- * Requests the OpenAPI description allows, sent to the server: each is accepted, or refused only for
- * the reason the document states; and what the document refuses, the server refuses. Generated
- * datetimes (impossible days, leap years) and forms that mix handler types, each judged by the
- * document's own schema, so a document that admits more than the server fails here.
+ * Requests sent to the real server, each judged first by the OpenAPI description's own schemas: what
+ * the document allows is accepted, and what it refuses is refused, for every rule that does not depend
+ * on the stored handler; an update refused for the rule that does is refused only as the document's
+ * words say. Generated field values for every field of the catalog (lengths at the limit, blanks,
+ * characters outside the BMP, URLs), names, spellings of type and is_enabled, every list parameter,
+ * path ids, content types, datetimes, and forms that mix handler types: a document that admits more or
+ * less than the server fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  type FieldRule,
   HANDLER_TYPE_NAMES,
   type HandlerType,
+  NAME_MAX_LENGTH,
   fieldsOf,
   typeOfField,
 } from "../../sdk/client/catalog";
 import { openApiDocument } from "../../server";
 import { TITLES } from "../../server/errors";
+import { LIST_PARAMETERS } from "../../server/schemas/notification-handlers";
+import { pointerSegment as escape, validatorAt } from "../support/openapi-schemas";
+import { type Sample, VALID, fieldSamples, nameSamples } from "../support/request-samples";
 import { seededRandom } from "../support/seeded-random";
-import { validatorAt } from "./openapi-check";
 import { type Answer, type TestServer, errorsOf, parametersOf, startServer } from "./server-helpers";
 
 const PATH = "/api/notification-handlers";
+const ITEM_PATH = `${PATH}/{notification_handler_id}`;
 const SEED = 20_240_229;
 /** Requests in flight at once. */
 const CONCURRENCY = 8;
-
-/** A value each rule accepts. */
-const VALID: Record<FieldRule, string> = {
-  email: "ops@example.com",
-  "http-url": "http://hooks.example.com/a",
-  "https-url": "https://hooks.example.com/a",
-  "telegram-token": "123456:AAE-x_y",
-  "telegram-chat-id": "-1001234",
-  "non-empty": "s3cr3t",
-  phone: "+15551234567",
-};
-
-/** A JSON pointer segment. */
-function escape(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
+/** Generated values per field, besides the fixed ones; URLs have more parts to get wrong. */
+const VALUES_PER_FIELD = 6;
+const VALUES_PER_URL_FIELD = 24;
 
 type Json = Record<string, unknown>;
 const paths = openApiDocument()["paths"] as Record<string, Record<string, Json>>;
@@ -53,6 +46,37 @@ function queryParameterValidator(name: string) {
 /** The document's validator for the form body of `POST path`. */
 function formValidator(path: string) {
   return validatorAt(`/paths/${escape(path)}/post/requestBody/content/multipart~1form-data/schema`);
+}
+
+/** A form with every field of `type`, valid. */
+function validForm(type: HandlerType): Record<string, string> {
+  const form: Record<string, string> = { name: `h ${type}`, type };
+  for (const spec of fieldsOf(type)) form[spec.field] = VALID[spec.rule];
+  return form;
+}
+
+/** Counts of the server's verdicts, so a check cannot pass by never meeting one side. */
+interface Tally {
+  accepted: number;
+  refused: number;
+}
+
+/**
+ * Sends `request` and holds the server's verdict (`ok` or 400) to the document's: the same for an
+ * exact sample; for one the document leaves to its description, no acceptance the server refuses.
+ */
+async function expectVerdict(
+  what: unknown,
+  sample: Pick<Sample, "exact">,
+  allowed: boolean,
+  ok: number,
+  request: () => Promise<Answer>,
+  tally?: Tally,
+): Promise<void> {
+  const answer = await request();
+  // The server may take a sample the document leaves to its description, though the document refuses it.
+  if (sample.exact || allowed) expect([what, answer.status]).toEqual([what, allowed ? ok : 400]);
+  if (tally !== undefined) tally[answer.status === ok ? "accepted" : "refused"] += 1;
 }
 
 /** Runs `send` on every item, CONCURRENCY at a time. */
@@ -71,6 +95,13 @@ beforeAll(async () => {
   key = await server.key();
 });
 afterAll(() => server.close());
+
+/** Creates a valid handler of `type`; its id. */
+async function createHandler(type: HandlerType): Promise<number> {
+  const answer = await server.call("POST", PATH, { key, form: validForm(type) });
+  expect(answer.status).toBe(201);
+  return (answer.json as { data: { id: number } }).data.id;
+}
 
 describe("datetime_start and datetime_end", () => {
   const pad = (n: number, width: number) => String(n).padStart(width, "0");
@@ -126,14 +157,6 @@ describe("forms that mix handler types", () => {
     return fields;
   }
 
-  async function createHandler(type: HandlerType): Promise<number> {
-    const form: Record<string, string> = { name: `h ${type}`, type };
-    for (const spec of fieldsOf(type)) form[spec.field] = VALID[spec.rule];
-    const answer = await server.call("POST", PATH, { key, form });
-    expect(answer.status).toBe(201);
-    return (answer.json as { data: { id: number } }).data.id;
-  }
-
   it("on create: accepted exactly when the document's oneOf accepts the form", async () => {
     const r = seededRandom(SEED + 1);
     const allowed = formValidator(PATH);
@@ -159,7 +182,7 @@ describe("forms that mix handler types", () => {
   });
 
   it("on update: accepted, or refused only by the documented rule on the handler's current type", async () => {
-    const allowed = formValidator(`${PATH}/{notification_handler_id}`);
+    const allowed = formValidator(ITEM_PATH);
     const tally = { accepted: 0, refusedByDocument: 0, refusedByCurrentType: 0 };
     // One handler per worker, each worker's updates in sequence, so each knows its handler's type;
     // a generator each, so the run repeats whatever order the answers come in.
@@ -205,6 +228,233 @@ describe("forms that mix handler types", () => {
     expect(tally.accepted).toBeGreaterThan(50);
     expect(tally.refusedByDocument).toBeGreaterThan(50);
     expect(tally.refusedByCurrentType).toBeGreaterThan(20);
+  });
+});
+
+describe("form values of every field of the catalog", () => {
+  it("are accepted on create and update exactly when the document accepts them", async () => {
+    const random = seededRandom(SEED + 100);
+    const create = formValidator(PATH);
+    const update = formValidator(ITEM_PATH);
+    const requests: Array<{ type: HandlerType; field: string; sample: Sample }> = [];
+    for (const type of HANDLER_TYPE_NAMES) {
+      for (const spec of fieldsOf(type)) {
+        const isUrl = spec.rule === "http-url" || spec.rule === "https-url";
+        const count = isUrl ? VALUES_PER_URL_FIELD : VALUES_PER_FIELD;
+        for (const sample of fieldSamples(random, spec.rule, spec.maxLength, count)) {
+          requests.push({ type, field: spec.field, sample });
+        }
+      }
+    }
+    const handlers = new Map<HandlerType, number>();
+    for (const type of HANDLER_TYPE_NAMES) handlers.set(type, await createHandler(type));
+    const tallies = new Map<string, Tally>();
+    await each(requests, async ({ type, field, sample }) => {
+      const tally = tallies.get(field) ?? { accepted: 0, refused: 0 };
+      tallies.set(field, tally);
+      const created = { ...validForm(type), [field]: sample.value };
+      await expectVerdict(["create", created], sample, create(created), 201, () =>
+        server.call("POST", PATH, { key, urlencoded: created }),
+      );
+      // To a handler of the field's own type: the rule on the stored type holds, so only the value decides.
+      const changed = { [field]: sample.value };
+      await expectVerdict(
+        ["update", type, changed],
+        sample,
+        update(changed),
+        200,
+        () => server.call("POST", `${PATH}/${handlers.get(type)}`, { key, urlencoded: changed }),
+        tally,
+      );
+    });
+    for (const [field, { accepted, refused }] of tallies) {
+      expect([field, accepted > 0, refused > 0]).toEqual([field, true, true]);
+    }
+  });
+
+  it("names and is_enabled: accepted exactly when the document accepts them", async () => {
+    const create = formValidator(PATH);
+    const update = formValidator(ITEM_PATH);
+    const id = await createHandler("email");
+    const names = nameSamples(seededRandom(SEED + 101), NAME_MAX_LENGTH, 30).map((s) => ({
+      ...s,
+      field: "name",
+    }));
+    const enabled = [
+      "1",
+      "0",
+      "true",
+      "FALSE",
+      " TrUe ",
+      "\u00a0false\u2029",
+      "yes",
+      "2",
+      "",
+      "t",
+      "01",
+      " ",
+    ];
+    const samples = [...names, ...enabled.map((value) => ({ value, exact: true, field: "is_enabled" }))];
+    const tally = { accepted: 0, refused: 0 };
+    await each(samples, async (sample) => {
+      const created = { ...validForm("email"), [sample.field]: sample.value };
+      await expectVerdict(["create", created], sample, create(created), 201, () =>
+        server.call("POST", PATH, { key, urlencoded: created }),
+      );
+      const changed = { [sample.field]: sample.value };
+      await expectVerdict(
+        ["update", changed],
+        sample,
+        update(changed),
+        200,
+        () => server.call("POST", `${PATH}/${id}`, { key, urlencoded: changed }),
+        tally,
+      );
+    });
+    expect(tally.accepted).toBeGreaterThan(10);
+    expect(tally.refused).toBeGreaterThan(10);
+  });
+
+  it("type: each spelling accepted exactly when the document accepts it", async () => {
+    const create = formValidator(PATH);
+    const update = formValidator(ITEM_PATH);
+    const spellings = (type: string) => [
+      type,
+      ` ${type}\t`,
+      `\u3000${type}\n`,
+      type.toUpperCase(),
+      `${type}s`,
+      "",
+    ];
+    const samples = HANDLER_TYPE_NAMES.flatMap((type) =>
+      spellings(type).map((spelled) => ({ type, spelled })),
+    );
+    const handlers = new Map<HandlerType, number>();
+    for (const type of HANDLER_TYPE_NAMES) handlers.set(type, await createHandler(type));
+    await each(samples, async ({ type, spelled }) => {
+      const exact = { exact: true };
+      const created = { ...validForm(type), type: spelled };
+      await expectVerdict(["create", created], exact, create(created), 201, () =>
+        server.call("POST", PATH, { key, urlencoded: created }),
+      );
+      // No spelling here names another type, so none switches the handler.
+      const changed = { type: spelled };
+      await expectVerdict(["update", type, changed], exact, update(changed), 200, () =>
+        server.call("POST", `${PATH}/${handlers.get(type)}`, { key, urlencoded: changed }),
+      );
+    });
+  });
+});
+
+describe("the list's query parameters", () => {
+  /** Values to try for each parameter the server reads; a new one does not compile without its own. */
+  const VALUES: Record<(typeof LIST_PARAMETERS)[number], readonly string[]> = {
+    search: ["", "ops", "%", "_", " ", "\u{1F600}"],
+    search_by: ["name", "Name", "name ", "", "type"],
+    is_enabled: ["1", "0", "true", " FALSE ", "\u2028true", "yes", "", "2"],
+    type: [...HANDLER_TYPE_NAMES, " email", "Email", "", "fax"],
+    datetime_field: ["datetime", "last_datetime", "Datetime", "", "name"],
+    datetime_start: ["2024-01-01 00:00:00", "2024-02-30 00:00:00", "2024-01-01", ""],
+    datetime_end: ["2024-12-31 23:59:59", "2024-12-31 24:00:00", "2024-12-31T23:59:59Z"],
+    order_by: ["notification_handler_id", "datetime", "last_datetime", "name", "Name", "id", ""],
+    order_type: ["ASC", "desc", "DeSc", "a\u017Fc", "asc ", "ascending", ""],
+    results_per_page: ["10", "25", "50", "100", "250", "500", "1000", "010", "11", "0", "25 ", ""],
+    page: [
+      "1",
+      "2",
+      "007",
+      "0",
+      "",
+      "-1",
+      "+1",
+      "1.0",
+      "1e3",
+      "9007199254740991",
+      "9007199254740992",
+      "0000000000000001",
+      "00000000000000001",
+    ],
+  };
+  const listed = paths[PATH]?.["get"]?.["parameters"] as Json[];
+
+  it("are the parameters the server reads", () => {
+    expect(listed.map((p) => p["name"]).sort()).toEqual([...LIST_PARAMETERS].sort());
+  });
+
+  it("each value accepted exactly when the document accepts it; others, and repeats, refused", async () => {
+    const requests = [
+      ...Object.entries(VALUES).flatMap(([name, values]) =>
+        values.map((value) => ({
+          query: new URLSearchParams({ [name]: value }),
+          allowed: queryParameterValidator(name)(value),
+        })),
+      ),
+      // Not in the document's list, or given twice: a 400, as the operation's description says.
+      ...["foo", "Search", "page[]", "order", ""].map((name) => ({
+        query: new URLSearchParams({ [name]: "1" }),
+        allowed: false,
+      })),
+      {
+        query: new URLSearchParams([
+          ["type", "email"],
+          ["type", "email"],
+        ]),
+        allowed: false,
+      },
+    ];
+    const tally = { accepted: 0, refused: 0 };
+    await each(requests, async ({ query, allowed }) => {
+      await expectVerdict(
+        query.toString(),
+        { exact: true },
+        allowed,
+        200,
+        () => server.call("GET", `${PATH}?${query.toString()}`, { key }),
+        tally,
+      );
+    });
+    expect(tally.accepted).toBeGreaterThan(30);
+    expect(tally.refused).toBeGreaterThan(30);
+  });
+});
+
+describe("the path's id", () => {
+  it("reads a handler under exactly the spellings the document allows; any other is a 404", async () => {
+    const id = await createHandler("email");
+    const validate = validatorAt("/components/parameters/NotificationHandlerId/schema");
+    const spellings = [`${id}`, `0${id}`, `+${id}`, `${id}.0`, `${id}.`, `${id}e0`, `0x${id.toString(16)}`];
+    const beyond = ["9007199254740992", "99999999999999999", "0"];
+    await each([...spellings, ...beyond], async (spelled) => {
+      const answer = await server.call("GET", `${PATH}/${spelled}`, { key });
+      // Only the canonical spelling of this handler's id can be allowed and name a handler.
+      expect([spelled, answer.status]).toEqual([spelled, validate(spelled) ? 200 : 404]);
+    });
+  });
+});
+
+describe("content types", () => {
+  it("accepts the two form types in any case and with parameters; refuses others with a 415", async () => {
+    const form = new URLSearchParams(validForm("email")).toString();
+    const declared = Object.keys((paths[PATH]?.["post"]?.["requestBody"] as Json)["content"] as Json);
+    const types = [
+      "application/x-www-form-urlencoded",
+      "APPLICATION/X-WWW-FORM-URLENCODED",
+      "application/x-www-form-urlencoded; charset=utf-8",
+      "text/plain",
+      "application/json",
+      "application/x-www-form-urlencoded-x",
+    ];
+    for (const contentType of types) {
+      const mediaType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+      const answer = await server.call("POST", PATH, {
+        key,
+        body: form,
+        headers: { "content-type": contentType },
+      });
+      expect([contentType, answer.status]).toEqual([contentType, declared.includes(mediaType) ? 201 : 415]);
+    }
+    // What fetch sends for a FormData: multipart with its boundary.
+    expect((await server.call("POST", PATH, { key, form: validForm("email") })).status).toBe(201);
   });
 });
 

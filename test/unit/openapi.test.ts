@@ -1,20 +1,29 @@
-/** The OpenAPI description: valid OpenAPI 3.1, generated from the catalog, committed up to date. */
+/**
+ * The OpenAPI description: valid OpenAPI 3.1, generated from the catalog, committed up to date, and
+ * its patterns deciding as the server's own checks do, on many generated values (the integration
+ * test server-openapi-requests sends fewer to a real server).
+ */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { Ajv2020 } from "ajv/dist/2020";
-import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import {
   ALL_FIELDS,
   HANDLER_TYPE_NAMES,
+  NAME_MAX_LENGTH,
   fieldViolation,
   fieldsOf,
+  nameViolation,
   typeOfField,
 } from "../../sdk/client/catalog";
 import { isDatetime } from "../../server/clock";
 import { openApiDocument } from "../../server/openapi";
+import { numeralUpTo } from "../../server/openapi-patterns";
+import { parseId } from "../../server/routes/notification-handlers";
+import { parseListQuery } from "../../server/schemas/notification-handlers";
 import { OPENAPI_FILE, openApiJson } from "../../scripts/openapi";
+import { pointerSegment, validatorAt } from "../support/openapi-schemas";
+import { BLANKS, type Sample, fieldSamples, nameSamples, textFrom } from "../support/request-samples";
 import { seededRandom } from "../support/seeded-random";
 
 type Json = Record<string, unknown>;
@@ -41,9 +50,43 @@ function pascal(type: string): string {
     .join("");
 }
 
+/** Where the update form of the type `field` belongs to describes it. */
+function updateFieldPointer(field: string): string {
+  return `/components/schemas/Update${pascal(typeOfField(field) ?? "")}Form/properties/${field}`;
+}
+
 /** The update form schema of the type `field` belongs to. */
 function updateFieldSchema(field: string): Json {
   return at(schemas, `Update${pascal(typeOfField(field) ?? "")}Form`, "properties", field);
+}
+
+/** A list query parameter's schema, as a validator. */
+function queryValidator(name: string) {
+  const path = "/api/notification-handlers";
+  const parameters = at(document, "paths", path, "get")["parameters"] as Json[];
+  const index = parameters.findIndex((p) => p["name"] === name);
+  return validatorAt(`/paths/${pointerSegment(path)}/get/parameters/${index}/schema`);
+}
+
+/**
+ * Holds the document's verdict on each sample to the server's: equal where the sample is exact, and
+ * never an acceptance the server refuses where the document leaves the sample to its description.
+ */
+function expectSameVerdicts(
+  what: string,
+  samples: readonly Sample[],
+  document: (value: string) => boolean,
+  server: (value: string) => boolean,
+): { accepted: number; refused: number } {
+  let accepted = 0;
+  for (const { value, exact } of samples) {
+    const allowed = document(value);
+    const taken = server(value);
+    if (exact) expect([what, value, allowed]).toEqual([what, value, taken]);
+    else if (allowed) expect([what, value, taken]).toEqual([what, value, true]);
+    if (taken) accepted += 1;
+  }
+  return { accepted, refused: samples.length - accepted };
 }
 
 describe("docs/openapi.json", () => {
@@ -80,8 +123,12 @@ describe("generated from the catalog", () => {
       expect(at(schemas, `Create${name}Form`)["required"]).toEqual(["name", "type", ...fields]);
       const update = at(schemas, `Update${name}Form`);
       expect(Object.keys(at(update, "properties"))).toEqual(["name", "type", "is_enabled", ...fields]);
-      expect(at(update, "properties", "type")).toEqual({ const: type });
       expect(update["required"]).toBeUndefined();
+      // The server trims `type` as it does every field.
+      const typeField = validatorAt(`/components/schemas/Update${name}Form/properties/type`);
+      expect([type, ` ${type}\t`, "\u00a0" + type].map((t) => typeField(t))).toEqual([true, true, true]);
+      const others = HANDLER_TYPE_NAMES.filter((t) => t !== type);
+      expect([...others, type.toUpperCase(), `${type}_`, ""].some((t) => typeField(t))).toBe(false);
     }
     expect(at(schemas, "HandlerType")["enum"]).toEqual(HANDLER_TYPE_NAMES);
     expect(at(schemas, "UpdateForm")["anyOf"]).toEqual(
@@ -92,15 +139,19 @@ describe("generated from the catalog", () => {
   it("marks secrets and limits lengths as the catalog does", () => {
     for (const spec of ALL_FIELDS) {
       const property = updateFieldSchema(spec.field);
-      expect(property["maxLength"]).toBe(spec.maxLength);
+      expect((property["allOf"] as Json[])[0]).toEqual({
+        $ref: `#/components/schemas/Text${spec.maxLength}`,
+      });
       expect(property["x-secret"] === true).toBe(spec.secret);
+      const type = typeOfField(spec.field) ?? "";
+      expect(at(schemas, `${pascal(type)}Settings`, "properties", spec.field)["maxLength"]).toBe(
+        spec.maxLength,
+      );
     }
   });
 
   it("describes each field's rule so that it accepts what the catalog accepts", () => {
-    const ajv = new Ajv2020({ strict: false });
-    addFormats(ajv);
-    const samples = [
+    const fixed = [
       "ops@example.com",
       "a.b+c@sub.example.org",
       "not an email",
@@ -120,22 +171,46 @@ describe("generated from the catalog", () => {
       "s3cr3t",
       " \t ",
       "x".repeat(513),
-    ];
+    ].map((value) => ({ value, exact: true }));
+    const random = seededRandom(20_240_301);
     for (const spec of ALL_FIELDS) {
-      const validate = ajv.compile(updateFieldSchema(spec.field));
-      for (const sample of samples) {
-        const catalog = fieldViolation(spec, sample) === undefined;
-        expect(validate(sample), `${spec.field} = ${JSON.stringify(sample)}`).toBe(catalog);
-      }
+      const samples = [...fixed, ...fieldSamples(random, spec.rule, spec.maxLength, 400)];
+      const { accepted, refused } = expectSameVerdicts(
+        spec.field,
+        samples,
+        (value) => validatorAt(updateFieldPointer(spec.field))(value),
+        (value) => fieldViolation(spec, value) === undefined,
+      );
+      expect([spec.field, accepted > 20, refused > 20]).toEqual([spec.field, true, true]);
     }
   });
 
-  it("accepts a name that is not blank, as the server does", () => {
-    const validate = new Ajv2020({ strict: false }).compile(
-      at(schemas, "UpdateEmailForm", "properties", "name"),
-    );
+  it("accepts a name as the server does: not blank, at most its length once trimmed", () => {
+    const validate = validatorAt("/components/schemas/UpdateEmailForm/properties/name");
     expect(["ops", " ops ", "\u00a0x"].map((n) => validate(n))).toEqual([true, true, true]);
     expect(["", " ", "\t\n", "\u00a0\ufeff"].map((n) => validate(n))).toEqual([false, false, false, false]);
+    const samples = nameSamples(seededRandom(20_240_302), NAME_MAX_LENGTH, 400);
+    expectSameVerdicts("name", samples, validate, (value) => nameViolation(value) === undefined);
+  });
+
+  it("counts a Text length as the server does: UTF-16 code units of the trimmed value", () => {
+    const random = seededRandom(20_240_303);
+    const alphabet = [...BLANKS, "a", "\u{1F600}", "\u{10FFFF}", "\u00e9"];
+    for (const name of Object.keys(schemas).filter((n) => /^Text\d+$/.test(n))) {
+      const max = Number(name.slice(4));
+      const validate = validatorAt(`/components/schemas/${name}`);
+      const samples = Array.from({ length: 3_000 }, () => {
+        // Mostly near the limit, where counting matters.
+        const core = textFrom(random, alphabet, max + 3);
+        const near = random.chance(0.8) ? "a".repeat(Math.max(0, max - 4 - random.int(4))) : "";
+        return { value: random.chance(0.5) ? `${near}${core}` : `${core}${near}`, exact: true };
+      });
+      const { accepted, refused } = expectSameVerdicts(name, samples, validate, (value) => {
+        const units = value.trim().length;
+        return units >= 1 && units <= max;
+      });
+      expect([name, accepted > 200, refused > 200]).toEqual([name, true, true]);
+    }
   });
 
   it("names every operation, and asks for the key except on the probes and itself", () => {
@@ -167,6 +242,101 @@ describe("generated from the catalog", () => {
       type: "http",
       scheme: "bearer",
     });
+  });
+});
+
+describe("the list's parameters and the path's id", () => {
+  const listTakes = (name: string) => (value: string) => parseListQuery({ [name]: [value] }).ok;
+
+  /** Spellings of numbers: around 2^53 - 1 and 1, with leading zeros, signs, fractions, random digits. */
+  function numberSamples(): Sample[] {
+    const random = seededRandom(20_240_304);
+    const max = BigInt(Number.MAX_SAFE_INTEGER);
+    const around = [0n, 1n, 2n, 9n, 10n, 99n, 100n, max - 1n, max, max + 1n, 10n ** 16n - 1n, 10n ** 16n];
+    const spellings = around.flatMap((n) => [`${n}`, `0${n}`, `00${n}`, `+${n}`, `-${n}`, `${n}.0`, ` ${n}`]);
+    const digits = [..."0123456789"];
+    const generated = Array.from({ length: 3_000 }, () =>
+      random.chance(0.2)
+        ? textFrom(random, [...digits, "0", "0", "e", "."], 18)
+        : textFrom(random, digits, 18),
+    );
+    return [...spellings, ...generated, "", "1e3", "0x10", "\u0661"].map((value) => ({ value, exact: true }));
+  }
+
+  it("take the page numbers the server takes: 1 to 2^53 - 1, up to 16 digits, leading zeros too", () => {
+    expectSameVerdicts("page", numberSamples(), queryValidator("page"), listTakes("page"));
+  });
+
+  it("take the canonical ids the server reads, and nothing else", () => {
+    const validate = validatorAt("/components/parameters/NotificationHandlerId/schema");
+    expectSameVerdicts("id", numberSamples(), validate, (value) => parseId(value) !== undefined);
+  });
+
+  it("take the enumerated and spelled values the server takes", () => {
+    const random = seededRandom(20_240_305);
+    const words = ["asc", "ASC", "Desc", "a\u017Fc", "de\u017Fc", "asc ", "ascending", "", "name", "Name"];
+    const spelled = [
+      ...words,
+      "1",
+      "0",
+      "TRUE",
+      " false ",
+      "\u00a0true\u2029",
+      "yes",
+      "01",
+      "10",
+      "010",
+      "25 ",
+    ];
+    const letters = [..."acdeslnrtuf01 ASCDE\u017F\u0131"];
+    const samples = [...spelled, ...Array.from({ length: 2_000 }, () => textFrom(random, letters, 6))];
+    const parameters = (
+      at(document, "paths", "/api/notification-handlers", "get")["parameters"] as Json[]
+    ).map((p) => String(p["name"]));
+    for (const name of parameters) {
+      const typed = name === "type" ? [...HANDLER_TYPE_NAMES, " email", "Email"] : [];
+      const all = [...samples, ...typed].map((value) => ({ value, exact: true }));
+      expectSameVerdicts(name, all, queryValidator(name), listTakes(name));
+    }
+  });
+
+  it("bound numbers with numerals of each radix, as IPv4 addresses, ports, pages and ids need", () => {
+    const bounds = [1n, 7n, 8n, 10n, 255n, 256n, 4_095n, 65_535n, 999_999n, 16_777_215n, 4_294_967_295n];
+    for (const radix of [8, 10, 16] as const) {
+      for (const max of bounds) {
+        const numeral = new RegExp(`^${numeralUpTo(max, radix)}$`, "u");
+        // Every value up to a little past max, and the values around max when it is large.
+        const values = max < 70_000n ? Array.from({ length: Number(max) + 300 }, (_, i) => BigInt(i)) : [];
+        for (let d = -300n; d <= 300n; d++) if (max + d >= 0n) values.push(max + d);
+        const wrong = values.flatMap((value) => {
+          const text = value.toString(radix);
+          return [text, text.toUpperCase(), `0${text}`].filter(
+            (spelled) => numeral.test(spelled) !== (value >= 1n && value <= max && !spelled.startsWith("0")),
+          );
+        });
+        expect([radix, max, wrong]).toEqual([radix, max, []]);
+      }
+    }
+  });
+
+  it("rely on case mappings of ASCII letters only, and of the long s to S", () => {
+    // The server upper-cases order_type and lower-cases booleans before comparing: a character whose
+    // mapping is a piece of one of the words would be taken, and must be in the pattern.
+    const pieces = (words: readonly string[]) => {
+      const found = new Set<string>();
+      for (const w of words)
+        for (let i = 0; i < w.length; i++) for (let j = i + 1; j <= w.length; j++) found.add(w.slice(i, j));
+      return found;
+    };
+    const upper = pieces(["ASC", "DESC"]);
+    const lower = pieces(["true", "false", "1", "0"]);
+    const mapped: string[] = [];
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      if (upper.has(c.toUpperCase()) || lower.has(c.toLowerCase())) mapped.push(c);
+    }
+    expect(mapped).toEqual(["\u017F"]);
   });
 });
 
