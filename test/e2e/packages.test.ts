@@ -1,7 +1,7 @@
 /**
- * The packages as `npm pack` made them: what a Pulumi program installs carries no server, the
- * server's package carries everything its command runs, and its command, started on a Node.js
- * without `node:sqlite`, says which Node.js it needs.
+ * The packages as `npm pack` made them: what a Pulumi program installs carries no server and no
+ * install script, the server's package carries everything its command runs, and its command, started
+ * on a Node.js without `node:sqlite`, says which Node.js it needs.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { realpath } from "node:fs/promises";
@@ -14,6 +14,7 @@ import { UserSession } from "./user-path";
 
 interface Manifest {
   dependencies?: Record<string, string>;
+  scripts?: Record<string, string>;
   bin?: Record<string, string>;
   engines?: Record<string, string>;
 }
@@ -68,6 +69,10 @@ describe("the packed packages", () => {
     expect(manifest.bin).toEqual({ "notification-handlers": "dist/cli/main.js" });
     expect(files.filter((f) => f.startsWith("package/dist/server/"))).toEqual([]);
     expect(files).toContain("package/dist/provider/runtime.js");
+    // npm lists a dependency's install scripts on every install of it; the package is built when packed.
+    const scripts = Object.keys(manifest.scripts ?? {});
+    for (const script of ["preinstall", "install", "postinstall", "prepare"])
+      expect(scripts).not.toContain(script);
   });
 
   it("the server's has its command, what it imports and its own Node.js floor", () => {
