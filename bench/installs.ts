@@ -112,6 +112,7 @@ export async function packRevision(
     await run(["ci", "--no-audit", "--no-fund", "--prefer-offline"]);
     let built: string;
     if (artifact === "package") {
+      await run(["run", "build"]); // later revisions build when packed (`prepack`), not at `npm ci`
       const [packed] = JSON.parse((await run(["pack", "--ignore-scripts", "--json"])).stdout) as [
         { filename: string },
       ];
