@@ -2,8 +2,8 @@
  * Several accounts in one stack, under the real engine, with two reference servers at once (a
  * "staging" and a "production" site): handlers on the provider's configured site and on explicit
  * connections, adoption and lookups through a connection, a handler moved from one site to the other,
- * a rotated key, refresh, and destroy; the keys never in the state file or the output. Drift on both
- * sites, found and repaired, is proved on the user's path (cli-multi-account).
+ * a rotated key, refresh, and destroy; the keys never in the clear in the state file or the output.
+ * Drift on both sites, found and repaired, is proved on the user's path (cli-multi-account).
  */
 import type * as PulumiModule from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
