@@ -13,17 +13,18 @@ import {
   NAME_MAX_LENGTH,
   RULE_DESCRIPTIONS,
   RULE_PATTERNS,
+  URL_PATTERNS,
+  type UrlRule,
   fieldsOf,
 } from "../sdk/client/catalog";
+import { anyCase } from "../sdk/client/url-pattern";
 import { BODY_LIMIT, FORM_CONTENT_TYPES, TITLES } from "./errors";
 import {
-  anyCase,
   canonicalIntegerPattern,
   literal,
   paddedIntegerPattern,
   trimmed,
   trimmedLengthPattern,
-  urlPattern,
 } from "./openapi-patterns";
 import { DEFAULT_REQUEST_TIMEOUT, MAX_HEADER_SIZE, PROTOCOL_TITLES } from "./protocol";
 import {
@@ -87,8 +88,8 @@ const FORM_RULES: Record<FieldRule, Json[]> = {
 };
 
 /**
- * Each rule on a returned setting, which is the value as accepted, trimmed. A URL comes back as sent,
- * in any form the server's URL parser took (docs/api.md#field-rules), so it has no pattern here.
+ * Each rule on a returned setting, which is the value as accepted, trimmed. URLs have no pattern here:
+ * a store may hold URLs that a looser rule took, and reading them back must not break a client.
  */
 const SETTING_RULES: Record<FieldRule, Json> = {
   email: { pattern: catalogPattern("email").source },
@@ -100,26 +101,24 @@ const SETTING_RULES: Record<FieldRule, Json> = {
   phone: { pattern: catalogPattern("phone").source },
 };
 
-/** The URL schemes of each URL rule, and the schema that describes its values. */
-const URL_SCHEMAS = {
-  HttpUrl: { rule: "http-url", schemes: ["http", "https"] },
-  HttpsUrl: { rule: "https-url", schemes: ["https"] },
-} as const satisfies Record<string, { rule: FieldRule; schemes: readonly string[] }>;
+/** The rule each URL schema describes. */
+const URL_SCHEMAS = { HttpUrl: "http-url", HttpsUrl: "https-url" } as const satisfies Record<string, UrlRule>;
 
-/** What a URL pattern leaves to its description (see `urlPattern`). */
+/** The URL rule in words, for readers of the description rather than the pattern. */
 const URL_RULE =
-  "The server checks the trimmed value with the WHATWG URL parser (Node's `URL`); this pattern is that " +
-  "parser's verdict for hosts that are an IPv4 or IPv6 address or an ASCII domain, including its " +
-  "leniencies (`https:host`, backslashes, user info, an empty port, any path). The parser also takes " +
-  "hosts in Unicode or with percent-escapes when IDNA accepts them, and drops control characters " +
-  "around the URL and tabs and line breaks inside it: where only those make a value valid, this " +
-  "pattern refuses a value the server takes, and it never allows one the server refuses.";
+  "The host is an IPv4 address, an IPv6 address in brackets or an ASCII domain: a host in Unicode or " +
+  "with percent-escapes is refused, so send the domain's punycode `xn--` form " +
+  "(`https://xn--bcher-kva.example/`, not `https://bücher.example/`). No control character and no " +
+  "blank may appear inside the value. " +
+  "Within that, the URLs the WHATWG URL parser (Node's `URL`) takes, its leniencies included " +
+  "(`https:host`, backslashes, user info, an empty port, any path). The pattern is the server's rule " +
+  "exactly.";
 
 function urlSchema(name: keyof typeof URL_SCHEMAS): Json {
-  const { rule, schemes } = URL_SCHEMAS[name];
+  const rule = URL_SCHEMAS[name];
   return {
     type: "string",
-    pattern: urlPattern(schemes),
+    pattern: trimmed(URL_PATTERNS[rule]),
     description: `A form value that ${RULE_DESCRIPTIONS[rule]}, blanks around it allowed. ${URL_RULE}`,
   };
 }

@@ -4,12 +4,13 @@
  * The server's validation, the client's parameter types, the provider's inputs and the table in
  * docs/provider.md#handler-types all derive from it. Adding a type is one entry in `HANDLER_TYPES`.
  */
+import { urlPattern } from "./url-pattern";
 
 /** How a field's value is checked. */
 export type FieldRule =
   | "email"
-  | "http-url" // absolute http or https URL
-  | "https-url" // absolute https URL
+  | "http-url" // absolute http or https URL, its host an IP address or an ASCII domain
+  | "https-url" // absolute https URL, likewise
   | "telegram-token" // digits:token-chars
   | "telegram-chat-id" // optionally negative integer, or @name
   | "non-empty"
@@ -148,7 +149,7 @@ const TELEGRAM_TOKEN = /^\d+:[A-Za-z0-9_-]+$/;
 const TELEGRAM_CHAT_ID = /^(-?\d+|@[A-Za-z0-9_]+)$/;
 const PHONE = /^\+\d{7,15}$/;
 
-/** The rules a regular expression decides, for the handler-set schema (URLs are parsed, not matched). */
+/** The rules a regular expression decides alone, for the handler-set schema (URLs: `URL_PATTERNS`). */
 export const RULE_PATTERNS: Partial<Record<FieldRule, RegExp>> = {
   email: EMAIL,
   "telegram-token": TELEGRAM_TOKEN,
@@ -167,10 +168,23 @@ export const RULE_DESCRIPTIONS: Record<FieldRule, string> = {
   phone: "must be a phone number in E.164 form (+ then 7 to 15 digits)",
 };
 
-function isUrl(value: string, protocols: readonly string[]): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return protocols.includes(url.protocol) && url.hostname !== "";
+/** The rules whose values are URLs. */
+export type UrlRule = Extract<FieldRule, "http-url" | "https-url">;
+
+/**
+ * What the trimmed value of each URL rule must match: an absolute URL of the rule's schemes whose host
+ * is an IP address or an ASCII domain (a domain in Unicode goes in its punycode `xn--` form), with no
+ * control character or blank inside. The OpenAPI document publishes these patterns as they are.
+ */
+export const URL_PATTERNS: Readonly<Record<UrlRule, RegExp>> = {
+  "http-url": new RegExp(urlPattern(["http", "https"]), "u"),
+  "https-url": new RegExp(urlPattern(["https"]), "u"),
+};
+
+// The parser has the last word, so that every stored URL is one Node reads. It refuses no value the
+// pattern matches (test/unit/openapi.test.ts), or the document would allow what the server refuses.
+function isUrl(rule: UrlRule, value: string): boolean {
+  return URL_PATTERNS[rule].test(value) && URL.canParse(value);
 }
 
 /** Checks one value (already trimmed) against its rule; returns the reason it fails, or undefined. */
@@ -180,9 +194,8 @@ export function ruleViolation(rule: FieldRule, value: string): string | undefine
       case "email":
         return EMAIL.test(value);
       case "http-url":
-        return isUrl(value, ["http:", "https:"]);
       case "https-url":
-        return isUrl(value, ["https:"]);
+        return isUrl(rule, value);
       case "telegram-token":
         return TELEGRAM_TOKEN.test(value);
       case "telegram-chat-id":
