@@ -2,12 +2,12 @@
  * `notification-handlers export`: reads every handler of an account and writes a Pulumi project that
  * takes each one over, and with `--stack` makes the stack and fills its encrypted config.
  *
- * Order matters for "nothing half-made": the account is read and the plan built before anything is
- * written, so a wrong key or URL leaves no folder behind; a stack whose config cannot be set is
- * removed again.
+ * All or nothing: the account is read and the plan built before anything is written; the stack is
+ * made last, and removed again when its config cannot be set; and any failure after the first write
+ * puts the output folder back as it was, so the same command can simply run again.
  */
-import { mkdir, readdir, writeFile } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
+import { readdir } from "node:fs/promises";
+import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 import { NotificationHandlersClient } from "../sdk/client/client";
@@ -21,6 +21,7 @@ import {
 import { CONFIG_KEYS } from "../provider/config";
 import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/client/settings";
 import { type CliIo, CommandError, UsageError } from "./io";
+import { OutputFolder } from "./export-folder";
 import { type ExportPlan, planExport } from "./export-plan";
 import {
   EXPORT_FORMATS,
@@ -41,15 +42,16 @@ import { readWholeAccount, type WholeAccount } from "../sdk/client/whole-account
 export const EXPORT_USAGE = `Usage:
   ${API_KEY_ENV}=... notification-handlers export --base-url URL --out DIR [--stack NAME]
       [--format typescript|yaml] [--project NAME] [--package SPEC]
-      [--update-strategy in-place|replace] [--force]
+      [--update-strategy in-place|replace] [--full-ownership] [--force]
 
   Writes a Pulumi project to DIR with one NotificationHandler per handler of the account, each taking
-  its handler over (adopt: <id>): the first \`pulumi up\` creates and deletes nothing.
+  its handler over (adopt: <id>): the first \`pulumi up\` creates and deletes nothing. When the export
+  fails, DIR is left as it was.
   The API key comes from ${API_KEY_ENV} only (never a flag: flags show in process lists).
   --base-url defaults to ${BASE_URL_ENV}.
-  --stack NAME makes that stack in the current Pulumi backend and sets the base URL, the API key and
-    every secret value into its encrypted config. Without it, no secret is written anywhere, and the
-    project's README lists the commands that set them.
+  --stack NAME makes that stack in the Pulumi backend the CLI is logged in to (\`pulumi login\` first)
+    and sets the base URL, the API key and every secret value into its encrypted config. Without it,
+    no secret is written anywhere, and the project's README lists the commands that set them.
   --format yaml writes the handlers as a handler set, handlers.yaml, that index.ts declares (secrets
     as { secret: <stack config key> }); the default, typescript, writes them into index.ts.
   --project names the Pulumi project (default: DIR's name).
@@ -59,6 +61,9 @@ export const EXPORT_USAGE = `Usage:
     meta.total_results; their 2025 and 2026 versions do not apply in-place updates), else in-place.
     With --stack it is set in the stack's config; without it, the printed commands and the
     project's README set replace when it is chosen.
+  --full-ownership writes the resources without Pulumi's retainOnDelete option. By default each has
+    retainOnDelete: true, so a \`pulumi destroy\`, a resource removed from the code, or a replacement
+    leaves its handler in the account; the project's README says how to hand them over later.
   --force writes into a DIR that is not empty (files of the same names are replaced), and sets the
     config of a --stack that already exists.`;
 
@@ -76,6 +81,8 @@ interface ExportRequest {
   format: ExportFormat;
   /** `--update-strategy`; undefined leaves it to the detection. */
   updateStrategy: UpdateStrategy | undefined;
+  /** `--full-ownership`: the program's resources without `retainOnDelete`. */
+  fullOwnership: boolean;
   force: boolean;
 }
 
@@ -96,10 +103,26 @@ export async function exportCommand(args: string[], io: CliIo, version: string):
     packageSpec: request.packageSpec,
     stack: request.stack,
     updateStrategy: strategy,
+    fullOwnership: request.fullOwnership,
   });
-  await mkdir(request.out, { recursive: true });
-  for (const [name, content] of Object.entries(files)) await writeFile(join(request.out, name), content);
-  io.stderr.write(describe(plan, request));
+  const folder = await OutputFolder.open(request.out);
+  try {
+    await folder.write(files).catch((error: unknown) => {
+      throw new CommandError(`writing the project to ${request.out} failed: ${messageOf(error)}`);
+    });
+    if (request.stack !== undefined) {
+      await configureStack({
+        workDir: request.out,
+        project: request.project,
+        stack: request.stack,
+        force: request.force,
+        config: stackConfig(plan, request, strategy),
+      });
+    }
+  } catch (error) {
+    throw await restoring(folder, request.out, error);
+  }
+  io.stderr.write(describe(plan, request, strategy));
   io.stderr.write(`${strategyLine(strategy)}\n`);
   if (request.stack === undefined) {
     io.stderr.write(
@@ -112,12 +135,6 @@ export async function exportCommand(args: string[], io: CliIo, version: string):
     );
     return 0;
   }
-  await configureStack({
-    workDir: request.out,
-    stack: request.stack,
-    force: request.force,
-    config: stackConfig(plan, request, strategy),
-  });
   io.stderr.write(
     `\nStack ${request.stack} is made and configured (${plan.secrets.length + 1} secrets, encrypted). Next:\n\n` +
       `  cd ${request.out}\n  npm install\n  pulumi up --stack ${request.stack}\n`,
@@ -138,6 +155,7 @@ async function parseRequest(args: string[], io: CliIo, version: string): Promise
         package: { type: "string" },
         "update-strategy": { type: "string" },
         format: { type: "string", default: "typescript" },
+        "full-ownership": { type: "boolean", default: false },
         force: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -199,6 +217,7 @@ async function parseRequest(args: string[], io: CliIo, version: string): Promise
     stack,
     format,
     updateStrategy,
+    fullOwnership: values["full-ownership"] === true,
     force,
   };
 }
@@ -258,15 +277,44 @@ function stackConfig(
   return config;
 }
 
-function describe(plan: ExportPlan, request: ExportRequest): string {
+/**
+ * The failure `error`, once the output folder is back as it was; or, when that fails too, what the
+ * user has to clear by hand before running the export again.
+ */
+async function restoring(folder: OutputFolder, out: string, error: unknown): Promise<CommandError> {
+  try {
+    await folder.restore();
+  } catch (restoreError) {
+    return new CommandError(
+      `${messageOf(error)}; putting ${out} back as it was failed too (${messageOf(restoreError)}): remove the files the export wrote before running it again`,
+    );
+  }
+  return new CommandError(`${messageOf(error)}; ${out} is left as it was`);
+}
+
+function describe(plan: ExportPlan, request: ExportRequest, strategy: StrategyChoice): string {
   const lines = [
     `Exported ${plan.handlers.length} handlers to ${request.out} (${plan.secrets.length} secret values, none written to a file).`,
   ];
   for (const s of plan.skipped)
     lines.push(`  not exported: handler ${s.id} (${JSON.stringify(s.name)}): ${s.reason}`);
   for (const w of plan.warnings) lines.push(`  warning: ${w}`);
+  if (!request.fullOwnership) {
+    lines.push(
+      "Each resource has retainOnDelete: a destroy, a removed resource or a replacement leaves its handler in",
+      `the account (the README's "Ownership" says how to hand them over).`,
+    );
+    if (strategy.strategy === "replace") {
+      lines.push(
+        "Under the replace strategy every change is a replacement: until they are handed over, each change",
+        "leaves the old handler beside the new one.",
+      );
+    }
+  }
   return `${lines.join("\n")}\n`;
 }
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 const trimmedNonBlank = (value: string | undefined): string | undefined =>
   value === undefined || value.trim() === "" ? undefined : value.trim();

@@ -35,6 +35,11 @@ interface ProjectOptions {
   readonly stack?: string | undefined;
   /** The provider's update strategy for this site, and why. */
   readonly updateStrategy: StrategyChoice;
+  /**
+   * Leave out `retainOnDelete: true`, so that a destroy or a resource removed from the code deletes
+   * its handler. Default: false, every resource keeps its handler when it goes.
+   */
+  readonly fullOwnership?: boolean;
 }
 
 /** File name to content. */
@@ -42,6 +47,8 @@ type ProjectFiles = Record<string, string>;
 
 /** The `@pulumi/pulumi` range a new project installs (the version this package is built and tested with). */
 const PULUMI_RANGE = "^3.259.0";
+/** The Node.js that range asks for: `@pulumi/pulumi` 3.249.0 and later need 22. */
+const NODE_FLOOR = "22";
 
 /** Renders every file of the project. */
 export function renderProject(plan: ExportPlan, options: ProjectOptions): ProjectFiles {
@@ -51,11 +58,14 @@ export function renderProject(plan: ExportPlan, options: ProjectOptions): Projec
     "tsconfig.json": `${JSON.stringify(TSCONFIG, null, 2)}\n`,
     ".gitignore": "node_modules/\nbin/\n",
     ...(options.format === "yaml"
-      ? { "index.ts": HANDLER_SET_INDEX, [HANDLERS_FILE]: handlersYaml(plan) }
-      : { "index.ts": indexTs(plan) }),
+      ? { "index.ts": handlerSetIndex(retains(options)), [HANDLERS_FILE]: handlersYaml(plan) }
+      : { "index.ts": indexTs(plan, retains(options)) }),
     "README.md": readme(plan, options),
   };
 }
+
+/** Whether the program's resources keep their handlers when they go: unless `--full-ownership`. */
+const retains = (options: ProjectOptions): boolean => options.fullOwnership !== true;
 
 /** A Pulumi project name from a folder name: letters, digits, `-`, `_` and `.`, starting with a letter. */
 export function projectNameOf(folder: string): string {
@@ -81,6 +91,7 @@ function packageJson(options: ProjectOptions): unknown {
       "pulumi-notification-handlers": options.packageSpec,
     },
     devDependencies: { "@types/node": "^24.0.0", typescript: "^5.9.0" },
+    engines: { node: `>=${NODE_FLOOR}` },
   };
 }
 
@@ -98,17 +109,24 @@ const TSCONFIG = {
   files: ["index.ts"],
 };
 
-function indexTs(plan: ExportPlan): string {
+function indexTs(plan: ExportPlan, retain: boolean): string {
   const lines = [
     "// Exported by `notification-handlers export`. Each resource takes over its handler (`adopt` with",
     "// the handler's id), so the first `pulumi up` creates and deletes nothing in the account. Secret",
     "// values are read from the stack's encrypted config; none is written in this file.",
+    ...(retain
+      ? [
+          "// `retainOnDelete: true` keeps a handler in the account when its resource goes (`pulumi destroy`,",
+          "// the resource removed from here, a replacement); delete it to let this program delete the handler",
+          '// (README.md, "Ownership").',
+        ]
+      : []),
     ...(plan.secrets.length > 0 ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     'import { NotificationHandler } from "pulumi-notification-handlers";',
     "",
   ];
   if (plan.secrets.length > 0) lines.push("const config = new pulumi.Config();", "");
-  for (const handler of plan.handlers) lines.push(...resourceTs(handler), "");
+  for (const handler of plan.handlers) lines.push(...resourceTs(handler, retain), "");
   lines.push("/** The handlers' ids in the API, by resource name. */");
   if (plan.handlers.length === 0) {
     lines.push("export const handlerIds = {};");
@@ -121,18 +139,42 @@ function indexTs(plan: ExportPlan): string {
   return `${lines.join("\n")}\n`;
 }
 
-const HANDLER_SET_INDEX = `// Exported by \`notification-handlers export --format yaml\`. ${HANDLERS_FILE} holds the handlers; each
+/**
+ * The program of a project exported as YAML. The set's entries are data, so the option reaches its
+ * handlers through the component: a transformation of a parent applies to each of its children.
+ */
+function handlerSetIndex(retain: boolean): string {
+  const header = `// Exported by \`notification-handlers export --format yaml\`. ${HANDLERS_FILE} holds the handlers; each
 // takes over its handler (\`adopt\` with the handler's id), so the first \`pulumi up\` creates and
 // deletes nothing in the account. Secret values are read from the stack's encrypted config.
-import { HandlerSet } from "pulumi-notification-handlers";
-
-const set = new HandlerSet("handlers", { files: [${JSON.stringify(HANDLERS_FILE)}] });
-
+`;
+  const footer = `
 /** The handlers' ids in the API, by resource name. */
 export const handlerIds = Object.fromEntries(
   Object.entries(set.handlers).map(([key, handler]) => [key, handler.handlerId]),
 );
 `;
+  const files = `{ files: [${JSON.stringify(HANDLERS_FILE)}] }`;
+  if (!retain) {
+    return `${header}import { HandlerSet } from "pulumi-notification-handlers";
+
+const set = new HandlerSet("handlers", ${files});
+${footer}`;
+  }
+  return `${header}import * as pulumi from "@pulumi/pulumi";
+import { HandlerSet } from "pulumi-notification-handlers";
+
+// The set's handlers stay in the account when their resources go (\`pulumi destroy\`, an entry
+// removed from ${HANDLERS_FILE}, a replacement); delete the \`transformations\` option below to let this
+// program delete them (README.md, "Ownership").
+const retainOnDelete: pulumi.ResourceTransformation = ({ props, opts }) => ({
+  props,
+  opts: { ...opts, retainOnDelete: true },
+});
+
+const set = new HandlerSet("handlers", ${files}, { transformations: [retainOnDelete] });
+${footer}`;
+}
 
 /** The handler set: one entry per handler, keyed by its resource name, secrets as config references. */
 function handlersYaml(plan: ExportPlan): string {
@@ -168,7 +210,7 @@ function handlersYaml(plan: ExportPlan): string {
   return doc.toString({ lineWidth: 0 });
 }
 
-function resourceTs(handler: ExportedHandler): string[] {
+function resourceTs(handler: ExportedHandler, retain: boolean): string[] {
   const lines = [
     `const ${handler.variable} = new NotificationHandler(${JSON.stringify(handler.resourceName)}, {`,
   ];
@@ -182,7 +224,7 @@ function resourceTs(handler: ExportedHandler): string[] {
     lines.push(`  ${field.spec.property}: ${value},`);
   }
   if (!handler.isEnabled) lines.push("  isEnabled: false,");
-  lines.push(`  adopt: ${handler.id},`, "});");
+  lines.push(`  adopt: ${handler.id},`, retain ? "}, { retainOnDelete: true });" : "});");
   return lines;
 }
 
@@ -209,6 +251,7 @@ export function configCommands(
 }
 
 function readme(plan: ExportPlan, options: ProjectOptions): string {
+  const resources = plan.handlers.length + (options.format === "yaml" ? 2 : 1);
   const rows = plan.handlers.map((h) => {
     const secrets = h.fields
       .filter((f) => f.kind === "secret")
@@ -224,6 +267,7 @@ function readme(plan: ExportPlan, options: ProjectOptions): string {
           "sets them all from the account):",
           "",
           "```sh",
+          "pulumi login                          # once: Pulumi Cloud, or `pulumi login file://FOLDER`",
           "export PULUMI_CONFIG_PASSPHRASE=...   # with a local backend: the key of the stack's secrets",
           ...configCommands(plan, options.baseUrl, options.updateStrategy),
           "```",
@@ -276,16 +320,65 @@ function readme(plan: ExportPlan, options: ProjectOptions): string {
     "",
     ...configured,
     "",
-    "Then install the project and take the handlers over:",
+    `It needs Node.js ${NODE_FLOOR} or later, which the \`@pulumi/pulumi\` it installs asks for (its \`engines\`).`,
+    "",
+    "Then install the project and take the handlers over. The first preview lists every resource as one",
+    `to create, \`+ ${resources} to create\` (${resourceList(plan, options)}): each create takes over its`,
+    "handler by id, so the up that follows writes nothing to the API, and the preview after it shows no",
+    "change.",
     "",
     "```sh",
     "npm install",
-    "pulumi preview            # every resource shows as created: each takes over its handler",
-    "pulumi up --yes           # creates and deletes nothing in the account",
-    "pulumi preview --expect-no-changes",
+    `pulumi preview                       # + ${resources} to create`,
+    `pulumi up --yes                      # + ${resources} created, nothing written to the API`,
+    `pulumi preview --expect-no-changes   # ${resources} unchanged`,
     "```",
     "",
+    "## Ownership",
+    "",
+    ...ownershipSection(options),
+    "",
   ].join("\n");
+}
+
+/** What the stack holds: the stack itself, the handler set's component in YAML, and each handler. */
+function resourceList(plan: ExportPlan, options: ProjectOptions): string {
+  const handlers = `${plan.handlers.length} ${plan.handlers.length === 1 ? "handler" : "handlers"}`;
+  return options.format === "yaml"
+    ? `the stack, the handler set and ${handlers}`
+    : `the stack and ${handlers}`;
+}
+
+/** What a destroy, a removed resource and a replacement do to the handlers, and how to change it. */
+function ownershipSection(options: ProjectOptions): string[] {
+  const removed =
+    options.format === "yaml"
+      ? `an entry removed from \`${HANDLERS_FILE}\``
+      : "a resource removed from `index.ts`";
+  if (!retains(options)) {
+    return [
+      "The program owns its handlers (the export ran with `--full-ownership`): `pulumi destroy` deletes",
+      `them from the account, and so does \`pulumi up\` after ${removed}.`,
+      "To stop managing a handler and keep it, take it out of the stack's state first",
+      "(`pulumi state delete <urn>`), then out of the code.",
+    ];
+  }
+  const option =
+    options.format === "yaml"
+      ? ["the `transformations` option of the `HandlerSet` in `index.ts`"]
+      : ["`, { retainOnDelete: true }` from each resource of `index.ts` that you hand over"];
+  return [
+    "Every handler has Pulumi's `retainOnDelete: true`: when its resource leaves the stack, the handler",
+    `stays in the account. That is \`pulumi destroy\`, \`pulumi up\` after ${removed},`,
+    "and a replacement, which keeps the old handler beside the new one (a change of type, or any change",
+    "under the `replace` strategy). Previews mark these resources `[retain]`.",
+    "",
+    "To let this program delete its handlers, delete",
+    ...option,
+    "and run `pulumi up`: it shows every resource unchanged and writes nothing to the API, and records",
+    "in the stack's state that they no longer retain. Until that up, a destroy still keeps them: it",
+    "reads the state, not the code.",
+  ];
 }
 
 /** Which strategy the project runs with, why, and where it is set. */

@@ -8,8 +8,14 @@
  * for both formats (unit/cli-export-plan). No secret reaches a file, the state or the output. The
  * stack's config holds the update strategy the export chose: replace for the emulated instance,
  * in-place for the reference server unless `--update-strategy` says otherwise.
+ *
+ * All or nothing: with no backend logged in, the export says to log in and leaves the folder as it
+ * was, and the same command then succeeds; a `--force` export whose stack cannot be made leaves the
+ * folder's files as they were. Taken over, not owned: a destroy of the YAML project leaves the account
+ * as it was; the TypeScript project is handed over as docs/export-and-gitops.md says (an up that
+ * writes nothing and makes the state stop retaining), and its destroy then empties the account.
  */
-import { mkdir, readFile, readdir, rm } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
@@ -136,24 +142,35 @@ describe("notification-handlers export, then pulumi up of the exported project",
       };
 
       await mkdir(project, { recursive: true });
-      const exported = await run(
-        exportBin,
-        [
-          "export",
-          "--base-url",
-          server.url,
-          "--out",
-          ".",
-          "--stack",
-          "dev",
-          "--package",
-          inject("packages")["pulumi-notification-handlers"],
-          "--force",
-          "--format",
-          format,
-        ],
-        { NOTIFICATION_HANDLERS_API_KEY: key },
-      );
+      const exportArgs = [
+        "export",
+        "--base-url",
+        server.url,
+        "--out",
+        ".",
+        "--stack",
+        "dev",
+        "--package",
+        inject("packages")["pulumi-notification-handlers"],
+        "--force",
+        "--format",
+        format,
+      ];
+      if (format === "typescript") {
+        // First with no backend logged in: a Pulumi home with no credentials, no PULUMI_BACKEND_URL.
+        const { PULUMI_BACKEND_URL: _, ...loggedOut } = env;
+        const refused = await runCommand(exportBin, exportArgs, {
+          cwd: project,
+          env: { ...loggedOut, PULUMI_HOME: join(root, "logged-out"), NOTIFICATION_HANDLERS_API_KEY: key },
+        });
+        transcript.push(refused);
+        expect(refused.code, refused.stderr).toBe(1);
+        expect(refused.stderr).toMatch(
+          /^notification-handlers: --stack needs a Pulumi backend to make the stack in, and `pulumi whoami` names none \(.+\): log in with `pulumi login` .*, then run the export again; \S+ is left as it was\n$/,
+        );
+        expect(await readdir(project)).toEqual([]);
+      }
+      const exported = await run(exportBin, exportArgs, { NOTIFICATION_HANDLERS_API_KEY: key });
       expect(exported.stderr).toContain(`Exported ${ACCOUNT.length} handlers`);
       expect(exported.stderr).toContain("Stack dev is made and configured (11 secrets, encrypted)");
       // Deployed instances (list answers with meta.total_results) get replace: their 2025 and 2026
@@ -209,7 +226,10 @@ describe("notification-handlers export, then pulumi up of the exported project",
       const mark = server.served.length;
       const up = await run("pulumi", ["up", "--yes", "--stack", "dev"]);
       // The stack, the handler set's component in YAML, and every handler.
-      expect(up.stdout).toContain(`+ ${ACCOUNT.length + (format === "yaml" ? 2 : 1)} created`);
+      const resources = ACCOUNT.length + (format === "yaml" ? 2 : 1);
+      expect(up.stdout).toContain(`+ ${resources} created`);
+      // The project's README says the first preview shows them all as creates, in the same count.
+      expect(await readFile(join(project, "README.md"), "utf8")).toContain(`\`+ ${resources} to create\``);
       expect(server.countSince(mark).writes, "writes to the API during the takeover").toBe(0);
       expect(await server.handlers(key)).toEqual(before); // same ids, same values, not even last_datetime moved
 
@@ -227,24 +247,38 @@ describe("notification-handlers export, then pulumi up of the exported project",
       };
       expect(Object.values(outputs.handlerIds).sort((a, b) => a - b)).toEqual(before.map((h) => h.id));
 
-      const state = await readdir(join(root, "state", ".pulumi", "stacks", "handlers"));
-      const stateText = await readFile(
-        join(
-          root,
-          "state",
-          ".pulumi",
-          "stacks",
-          "handlers",
-          state.find((f) => f.startsWith("dev.json"))!,
-        ),
-        "utf8",
-      );
-      const output = transcript.map((r) => `${r.stdout}\n${r.stderr}`).join("\n");
-      for (const secret of [key, ...Object.values(SECRETS)]) {
+      const stacks = join(root, "state", ".pulumi", "stacks", "handlers");
+      const readState = async (): Promise<string> =>
+        readFile(
+          join(
+            stacks,
+            (await readdir(stacks)).find((f) => f.startsWith("dev.json"))!,
+          ),
+          "utf8",
+        );
+      const stateText = await readState();
+      const expectNoSecretInOutput = (): void => {
+        const output = transcript.map((r) => `${r.stdout}\n${r.stderr}`).join("\n");
+        for (const secret of [key, ...Object.values(SECRETS)])
+          expect(output.includes(secret), "a secret in the commands' output").toBe(false);
+      };
+      for (const secret of [key, ...Object.values(SECRETS)])
         expect(stateText.includes(secret), "a secret in the state").toBe(false);
-        expect(output.includes(secret), "a secret in the commands' output").toBe(false);
+      expectNoSecretInOutput();
+
+      if (format === "yaml") {
+        // Taken over, not owned: the set's transformation gave every handler retainOnDelete.
+        const beforeDestroy = server.served.length;
+        const destroyed = await run("pulumi", ["destroy", "--yes", "--stack", "dev"]);
+        expect(destroyed.stdout).toContain(`- ${ACCOUNT.length + 2} deleted`);
+        const retained = destroyed.stdout
+          .split("\n")
+          .filter((line) => /:NotificationHandler \S+ deleted .*\[retain\]/.test(line));
+        expect(retained).toHaveLength(ACCOUNT.length);
+        expect(server.countSince(beforeDestroy).writes, "writes to the API during the destroy").toBe(0);
+        expect(await server.handlers(key)).toEqual(before);
+        return;
       }
-      if (target.emulate !== undefined || format !== "typescript") return;
 
       // --stack of a stack that exists: refused, and with --force its config is set again ...
       const again = join(root, "again", "handlers");
@@ -265,18 +299,46 @@ describe("notification-handlers export, then pulumi up of the exported project",
       expect(await readFile(join(again, "Pulumi.dev.yaml"), "utf8")).toMatch(
         /^ {2}notification-handlers:updateStrategy: replace$/m,
       );
-      // Without the passphrase the local backend cannot make a stack: the CLI's reason, no secret.
+      // Without the passphrase the local backend cannot make a stack: the CLI's reason, no secret,
+      // and the folder's files as they were, though the export wrote over them first.
+      const contents = async (): Promise<Record<string, string>> =>
+        Object.fromEntries(
+          await Promise.all(
+            (await readdir(again)).map(async (f) => [f, await readFile(join(again, f), "utf8")] as const),
+          ),
+        );
+      const beforeFailure = await contents();
       const { PULUMI_CONFIG_PASSPHRASE: _, ...noPassphrase } = env;
       const failed = await exportAgain(["--stack", "staging", "--force"], noPassphrase);
       expect(failed.code).toBe(1);
       expect(failed.stderr).toMatch(
-        /^notification-handlers: making the stack staging failed: .*passphrase/im,
+        /^notification-handlers: making the stack staging failed: .*passphrase.*; \S+ is left as it was$/im,
       );
-      for (const result of [exists, forced, failed]) {
-        for (const secret of [key, ...Object.values(SECRETS)]) {
-          expect(`${result.stdout}${result.stderr}`.includes(secret), "a secret in the output").toBe(false);
-        }
-      }
+      expect(await contents()).toEqual(beforeFailure);
+      transcript.push(exists, forced, failed);
+
+      // Handing over full ownership, as docs/export-and-gitops.md says: the option out of the program,
+      // then an up, which shows no change and writes nothing, yet makes the state stop retaining.
+      const retaining = (state: string): number => state.match(/"retainOnDelete":\s*true/g)?.length ?? 0;
+      expect(retaining(await readState())).toBe(ACCOUNT.length);
+      const index = join(project, "index.ts");
+      await writeFile(
+        index,
+        (await readFile(index, "utf8")).replaceAll("}, { retainOnDelete: true });", "});"),
+      );
+      const beforeHandOver = server.served.length;
+      // The update alone: its preview runs the same program again and would prove nothing more.
+      const handedOver = await run("pulumi", ["up", "--yes", "--skip-preview", "--stack", "dev"]);
+      expect(handedOver.stdout).toContain(`${ACCOUNT.length + 1} unchanged`);
+      expect(server.countSince(beforeHandOver).writes, "writes to the API during the hand-over").toBe(0);
+      expect(await server.handlers(key)).toEqual(before);
+      expect(retaining(await readState())).toBe(0);
+      // Owned now: a destroy deletes every handler.
+      const destroyed = await run("pulumi", ["destroy", "--yes", "--stack", "dev"]);
+      expect(destroyed.stdout).toContain(`- ${ACCOUNT.length + 1} deleted`);
+      expect(destroyed.stdout).not.toContain("[retain]");
+      expect(await server.handlers(key)).toEqual([]);
+      expectNoSecretInOutput();
     });
   });
 });

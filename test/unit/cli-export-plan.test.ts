@@ -1,4 +1,10 @@
-/** The export's plan and files: names, values that preview clean, and no secret in any file. */
+/**
+ * The export's plan and files: names, values that preview clean, no secret in any file, handlers kept
+ * when their resources go unless the export hands them over, and what the first preview shows.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 import { planExport, programValue, slugOf } from "../../cli/export-plan";
@@ -116,6 +122,21 @@ describe("planExport", () => {
     expect(files["README.md"]).toContain("pulumi config set --secret x-bot.xAccessToken");
   });
 
+  it("asks for the Node.js the @pulumi/pulumi it installs asks for, and says so in its README", () => {
+    const files = renderProject(planExport([]), PROJECT);
+    const manifest = JSON.parse(files["package.json"]!) as {
+      dependencies: Record<string, string>;
+      engines: { node: string };
+    };
+    // The range's lowest version is the one this package is built with: the devDependency.
+    const pulumi = JSON.parse(
+      readFileSync(join(__dirname, "..", "..", "node_modules", "@pulumi", "pulumi", "package.json"), "utf8"),
+    ) as { version: string; engines: { node: string } };
+    expect(manifest.dependencies["@pulumi/pulumi"]).toBe(`^${pulumi.version}`);
+    expect(manifest.engines.node).toBe(pulumi.engines.node);
+    expect(files["README.md"]).toContain(`It needs Node.js ${pulumi.engines.node.slice(2)} or later`);
+  });
+
   it("writes a handler set as YAML that reads back as the plan, secrets as config references", () => {
     const live = [
       handler(1, "slack", "Team's Slack: #ops", { slack: SLACK }),
@@ -134,7 +155,7 @@ describe("planExport", () => {
       "# yaml-language-server: $schema=./node_modules/pulumi-notification-handlers/docs/handler-set.schema.json",
     );
     expect(yaml).toContain("  slack: { secret: team-s-slack-ops.slack }\n");
-    expect(files["index.ts"]).toContain('new HandlerSet("handlers", { files: ["handlers.yaml"] })');
+    expect(files["index.ts"]).toContain('new HandlerSet("handlers", { files: ["handlers.yaml"] }');
 
     const { entries, problems } = readSetFiles([{ file: "handlers.yaml", text: yaml }]);
     expect(problems).toEqual([]);
@@ -154,6 +175,39 @@ describe("planExport", () => {
         ),
       );
     }
+  });
+
+  it("keeps every handler in the account when its resource goes, unless --full-ownership", () => {
+    const plan = planExport([
+      handler(1, "email", "Ops", { email: "ops@example.com" }),
+      handler(2, "internal_notification", "Inbox"),
+    ]);
+    const typescript = renderProject(plan, PROJECT);
+    expect(typescript["index.ts"]!.match(/^\}, \{ retainOnDelete: true \}\);$/gm)).toHaveLength(2);
+    expect(typescript["README.md"]).toContain("Every handler has Pulumi's `retainOnDelete: true`");
+    const owned = renderProject(plan, { ...PROJECT, fullOwnership: true });
+    expect(owned["index.ts"]).not.toContain("retainOnDelete");
+    expect(owned["index.ts"]!.match(/^\}\);$/gm)).toHaveLength(2);
+    expect(owned["README.md"]).toContain("The program owns its handlers");
+
+    // In YAML the entries are data: the option reaches each handler through the set's transformation.
+    const yaml = renderProject(plan, { ...PROJECT, format: "yaml" })["index.ts"]!;
+    expect(yaml).toContain("opts: { ...opts, retainOnDelete: true },");
+    expect(yaml).toContain(
+      'new HandlerSet("handlers", { files: ["handlers.yaml"] }, { transformations: [retainOnDelete] });',
+    );
+    const ownedYaml = renderProject(plan, { ...PROJECT, format: "yaml", fullOwnership: true })["index.ts"]!;
+    expect(ownedYaml).not.toContain("retainOnDelete");
+    expect(ownedYaml).toContain('new HandlerSet("handlers", { files: ["handlers.yaml"] });');
+  });
+
+  it("says what the first preview shows: every resource to create, each a takeover", () => {
+    const plan = planExport([handler(1, "email", "Ops", { email: "ops@example.com" })]);
+    const readme = renderProject(plan, PROJECT)["README.md"]!;
+    expect(readme).toContain("`+ 2 to create` (the stack and 1 handler)");
+    expect(readme).toContain("pulumi preview                       # + 2 to create\n");
+    const yaml = renderProject(plan, { ...PROJECT, format: "yaml" })["README.md"]!;
+    expect(yaml).toContain("`+ 3 to create` (the stack, the handler set and 1 handler)");
   });
 
   it("leaves out handlers without a usable type and says why", () => {
