@@ -12,7 +12,7 @@ import {
   RULE_DESCRIPTIONS,
 } from "../sdk/client/catalog";
 import { type Setting, SETTINGS, type UpdateStrategy, UPDATE_STRATEGIES } from "../sdk/client/settings";
-import { HANDLER_SET_TOKEN } from "./tokens";
+import { HANDLER_SET_TOKEN, PLUGIN_DOWNLOAD_URL, REPOSITORY_URL } from "./tokens";
 
 /** The package's name: the first part of every token, and the prefix of its config keys. */
 export const PACKAGE_NAME = "notification-handlers";
@@ -83,7 +83,11 @@ export interface PulumiPackageSchema {
   publisher: string;
   description: string;
   keywords: string[];
+  homepage: string;
+  repository: string;
   license: string;
+  /** Where the engine downloads the plugin from, `${VERSION}` being the version an SDK asks for. */
+  pluginDownloadURL: string;
   config: { variables: Record<string, PropertySpec> };
   provider: ResourceSpec;
   types: Record<string, ObjectSpec | EnumSpec>;
@@ -363,7 +367,12 @@ export function pulumiSchema(): PulumiPackageSchema {
     publisher: "Notification Handlers",
     description: "Notification handlers of the Notification Handlers API as code.",
     keywords: ["pulumi", "notifications", "category/utility", "kind/native"],
+    homepage: REPOSITORY_URL,
+    repository: REPOSITORY_URL,
     license: "Apache-2.0",
+    // Every SDK sends it, with its own version, on each registration and invoke: installing the SDK
+    // is all a user does, the engine fetches the plugin (docs/plugin.md#installing-the-plugin).
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables: config },
     provider: {
       description:
@@ -386,6 +395,9 @@ export function pulumiSchema(): PulumiPackageSchema {
       go: {
         importBasePath:
           "github.com/notification-handlers/pulumi-notification-handlers/sdk/go/notificationhandlers",
+        // With a `go` section, `supportPack` alone leaves the SDK's version empty: its resources
+        // would register with none, and the engine would pick a plugin version itself.
+        respectSchemaVersion: true,
       },
       // Not under `Pulumi`: NuGet reserves that prefix for Pulumi's own packages.
       csharp: {

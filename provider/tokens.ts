@@ -20,3 +20,13 @@ export const GET_HANDLERS_TOKEN = `${PACKAGE_NAME}:index:getNotificationHandlers
 
 /** The `HandlerSet` component's type token: the plugin builds it through Construct. */
 export const HANDLER_SET_TOKEN = `${PACKAGE_NAME}:index:HandlerSet`;
+
+/** The project's repository on GitHub: its home page, and where its releases are published. */
+export const REPOSITORY_URL = "https://github.com/notification-handlers/pulumi-notification-handlers";
+
+/**
+ * Where the engine downloads the plugin of the version an SDK asks for: the assets of that version's
+ * GitHub release. A plain https URL, whose `${VERSION}` the engine fills in itself, so no request
+ * goes to GitHub's rate-limited API (docs/plugin.md#installing-the-plugin).
+ */
+export const PLUGIN_DOWNLOAD_URL = `${REPOSITORY_URL}/releases/download/v\${VERSION}`;

@@ -2,7 +2,8 @@
 /**
  * `npm run build:plugin`: the resource provider plugin as Pulumi installs it, a tarball holding one
  * executable that needs no Node.js on the machine:
- * `dist/plugin/pulumi-resource-notification-handlers-v<version>-<os>-<arch>.tar.gz`.
+ * `dist/plugin/pulumi-resource-notification-handlers-v<version>-<os>-<arch>.tar.gz`, and beside it
+ * `checksums.txt`: the folder is the plugin's part of a release, as its GitHub release holds it.
  *
  * The executable's entry (`cli/plugin-executable.ts`: the plugin, or a command run by hand) is bundled into one script with esbuild, and the
  * script is made a Node.js single executable application: the blob that `node
@@ -11,8 +12,9 @@
  * another entry the same way.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { createHash } from "node:crypto";
+import { copyFileSync, createReadStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join, relative } from "node:path";
 
 import { build } from "esbuild";
 
@@ -47,6 +49,12 @@ export const PLUGIN_BUILD: PluginBuild = {
 function packageVersion(root: string): string {
   return (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
 }
+
+/**
+ * The release's checksums beside the tarball: `<sha256>  <file>` a line, as `sha256sum` writes and
+ * checks them, and what `pulumi plugin install --checksum` takes (docs/plugin.md#installing-the-plugin).
+ */
+export const CHECKSUMS_FILE = "checksums.txt";
 
 /** The tarball's name in its folder, as Pulumi names a plugin's release asset. */
 const tarballName = (version: string): string => `${PLUGIN_EXECUTABLE}-v${version}-${platform()}.tar.gz`;
@@ -118,6 +126,11 @@ export async function buildPlugin(
     execFileSync("tar", ["-czf", tarball, "-C", work, PLUGIN_EXECUTABLE]),
   );
   rmSync(work, { recursive: true, force: true });
+  await step(log, `Writing ${CHECKSUMS_FILE}`, async () => {
+    const hash = createHash("sha256");
+    for await (const chunk of createReadStream(tarball)) hash.update(chunk as Buffer);
+    writeFileSync(join(out, CHECKSUMS_FILE), `${hash.digest("hex")}  ${basename(tarball)}\n`);
+  });
   return tarball;
 }
 

@@ -1,7 +1,10 @@
 /**
  * `npm run build:sdks` into a temporary folder: the project's generator built with Go (seconds once
  * Go's caches are warm) and run on the committed schema. Each language's SDK has its package files and
- * resource, stamped with the package's version, and the credential fields are secret in them.
+ * resource, stamped with the package's version, and the credential fields are secret in them. Each
+ * sends that version and the plugin's download URL with every registration and invoke, the explicit
+ * provider's included, and names both in its `pulumi-plugin.json`: the engine then installs the
+ * plugin of the SDK's own version by itself.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +12,7 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { PACKAGE_NAME, PLUGIN_DOWNLOAD_URL } from "../../provider/tokens";
 import { generateSdks } from "../../scripts/build-sdks";
 import { ALL_FIELDS } from "../../sdk/client/catalog";
 
@@ -80,6 +84,84 @@ describe("the SDKs generated from the schema", () => {
     const go = read("go/notificationhandlers/handlerSet.go");
     expect(go).toContain("RegisterRemoteComponentResource");
     expect(go).toContain("Files pulumi.StringArrayInput");
+  });
+
+  it.each([
+    ["python", "python/pulumi_notification_handlers/pulumi-plugin.json"],
+    ["go", "go/notificationhandlers/pulumi-plugin.json"],
+    ["dotnet", "dotnet/pulumi-plugin.json"],
+  ])("names the plugin's version and download URL in the %s SDK's pulumi-plugin.json", (_, path) => {
+    expect(JSON.parse(read(path))).toEqual({
+      resource: true,
+      name: PACKAGE_NAME,
+      version,
+      server: PLUGIN_DOWNLOAD_URL,
+    });
+  });
+
+  it("sends the version and the URL with every resource, the provider's included, and every invoke in Python", () => {
+    const utilities = read("python/pulumi_notification_handlers/_utilities.py");
+    expect(utilities).toMatch(new RegExp(`def get_version\\(\\):\\n\\s+return "${version}"`));
+    expect(utilities).toContain(`def get_plugin_download_url():\n\treturn "${PLUGIN_DOWNLOAD_URL}"`);
+    for (const defaults of ["get_resource_opts_defaults", "get_invoke_opts_defaults"]) {
+      expect(utilities).toMatch(
+        new RegExp(
+          `def ${defaults}\\(\\)[^:]*:\\s+return pulumi\\.\\w+Options\\(\\s+version=get_version\\(\\),\\s+plugin_download_url=get_plugin_download_url\\(\\),`,
+        ),
+      );
+    }
+    for (const resource of ["provider.py", "notification_handler.py", "handler_set.py"]) {
+      expect(read(`python/pulumi_notification_handlers/${resource}`), resource).toContain(
+        "opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)",
+      );
+    }
+    for (const lookup of ["get_notification_handler.py", "get_notification_handlers.py"]) {
+      expect(read(`python/pulumi_notification_handlers/${lookup}`), lookup).toContain(
+        "_utilities.get_invoke_opts_defaults()",
+      );
+    }
+  });
+
+  it("sends the version and the URL with every resource, the provider's included, and every invoke in Go", () => {
+    const utilities = read("go/notificationhandlers/internal/pulumiUtilities.go");
+    for (const kind of ["Resource", "Invoke"]) {
+      const defaults = new RegExp(`func Pkg${kind}DefaultOpts\\([^)]*\\)[^{]*\\{([\\s\\S]*?)\\n\\}`).exec(
+        utilities,
+      )?.[1];
+      expect(defaults, `Pkg${kind}DefaultOpts`).toContain(
+        `pulumi.PluginDownloadURL("${PLUGIN_DOWNLOAD_URL}")`,
+      );
+      // Not `SdkVersion`, which stays empty without the schema's `respectSchemaVersion`.
+      expect(defaults, `Pkg${kind}DefaultOpts`).toContain(`semver.MustParse("${version}")`);
+    }
+    for (const resource of ["provider.go", "notificationHandler.go", "handlerSet.go"]) {
+      expect(read(`go/notificationhandlers/${resource}`), resource).toContain(
+        "opts = internal.PkgResourceDefaultOpts(opts)",
+      );
+    }
+    for (const lookup of ["getNotificationHandler.go", "getNotificationHandlers.go"]) {
+      expect(read(`go/notificationhandlers/${lookup}`), lookup).toContain(
+        "internal.PkgInvokeDefaultOpts(opts)",
+      );
+    }
+  });
+
+  it("sends the version and the URL with every resource, the provider's included, and every invoke in .NET", () => {
+    expect(read("dotnet/version.txt")).toBe(version);
+    const utilities = read("dotnet/Utilities.cs");
+    // The two `WithDefaults`, of invokes and of output invokes; resources set theirs themselves.
+    expect(utilities.match(/dst\.Version = src\?\.Version \?\? Version;/g)).toHaveLength(2);
+    expect(
+      utilities.split(`dst.PluginDownloadURL = src?.PluginDownloadURL ?? "${PLUGIN_DOWNLOAD_URL}";`),
+    ).toHaveLength(3);
+    for (const resource of ["Provider.cs", "NotificationHandler.cs", "HandlerSet.cs"]) {
+      const source = read(`dotnet/${resource}`);
+      expect(source, resource).toContain("Version = Utilities.Version,");
+      expect(source, resource).toContain(`PluginDownloadURL = "${PLUGIN_DOWNLOAD_URL}",`);
+    }
+    for (const lookup of ["GetNotificationHandler.cs", "GetNotificationHandlers.cs"]) {
+      expect(read(`dotnet/${lookup}`), lookup).toContain(".WithDefaults()");
+    }
   });
 
   it("writes a .NET project of the package's version, saying it is not compiled here", () => {

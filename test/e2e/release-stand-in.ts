@@ -1,0 +1,133 @@
+/**
+ * Loopback stand-ins for what the engine reaches when it installs a plugin: the project's GitHub
+ * release, served from a folder over HTTPS and HTTP/2 as GitHub serves its assets, and a proxy that
+ * refuses every other request and notes where it was going. Both listen on 127.0.0.1, port 0, log
+ * each request, and stop on `close`.
+ */
+import { once } from "node:events";
+import { createReadStream } from "node:fs";
+import { mkdir, readFile, stat } from "node:fs/promises";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } from "node:http2";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+
+import { mustRun } from "../../scripts/user-project";
+
+/** One request a stand-in saw. */
+export interface Logged {
+  method: string;
+  /** The path asked for, or for the proxy the host and port (`CONNECT`) or the whole URL. */
+  target: string;
+  /** `2.0` when the client spoke HTTP/2. */
+  httpVersion: string;
+}
+
+/** The release's stand-in: `https://127.0.0.1:PORT/releases/download/<tag>/<asset>` from a folder. */
+export interface ReleaseServer {
+  /** `https://127.0.0.1:PORT`, without a trailing slash. */
+  url: string;
+  /** The certificate to trust (`SSL_CERT_FILE`): the server's own, for 127.0.0.1 only. */
+  certificate: string;
+  requests: Logged[];
+  close(): Promise<void>;
+}
+
+/** The proxy that lets nothing out. */
+export interface RefusingProxy {
+  /** `http://127.0.0.1:PORT`, for `HTTPS_PROXY` and `HTTP_PROXY`. */
+  url: string;
+  requests: Logged[];
+  close(): Promise<void>;
+}
+
+const port = (server: Server | Http2SecureServer): number => (server.address() as AddressInfo).port;
+
+/**
+ * Serves `<assets>/<tag>/<asset>` as `/releases/download/<tag>/<asset>`, with its length, as
+ * GitHub's release downloads do. Over HTTP/2 because the engine's `--checksum` check (3.259) fails
+ * on every HTTP/1.1 download of known length (docs/plugin.md#installing-the-plugin). The key and the
+ * certificate are made for the run with `openssl`, in `work`.
+ */
+export async function startReleaseServer(assets: string, work: string): Promise<ReleaseServer> {
+  await mkdir(work, { recursive: true });
+  const key = join(work, "key.pem");
+  const certificate = join(work, "certificate.pem");
+  await mustRun(
+    "openssl",
+    [
+      ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"],
+      ...["-keyout", key, "-out", certificate, "-days", "1"],
+      ...["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+    ],
+    { cwd: work, env: process.env },
+  );
+  const requests: Logged[] = [];
+  const sessions = new Set<ServerHttp2Session>();
+  const server = createSecureServer(
+    { key: await readFile(key), cert: await readFile(certificate), allowHTTP1: true },
+    (request, response) => {
+      const path = request.url;
+      requests.push({ method: request.method, target: path, httpVersion: request.httpVersion });
+      // Plain names only: no escapes, no `..`, nothing outside the folder.
+      const asset = /^\/releases\/download\/(\w[\w.-]*)\/(\w[\w.-]*)$/.exec(path);
+      if (request.method !== "GET" || asset === null) {
+        response.writeHead(404).end();
+        return;
+      }
+      const file = join(assets, asset[1]!, asset[2]!);
+      stat(file).then(
+        (info) => {
+          response.writeHead(200, {
+            "content-type": "application/octet-stream",
+            "content-length": info.size,
+          });
+          createReadStream(file).pipe(response);
+        },
+        () => response.writeHead(404).end(),
+      );
+    },
+  );
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.on("close", () => sessions.delete(session));
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return {
+    url: `https://127.0.0.1:${port(server)}`,
+    certificate,
+    requests,
+    async close() {
+      for (const session of sessions) session.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A proxy that answers every request, and every tunnel asked for with CONNECT, 403. */
+export async function startRefusingProxy(): Promise<RefusingProxy> {
+  const requests: Logged[] = [];
+  const server = createHttpServer((request, response) => {
+    requests.push({
+      method: request.method ?? "",
+      target: request.url ?? "",
+      httpVersion: request.httpVersion,
+    });
+    response.writeHead(403).end();
+  });
+  server.on("connect", (request, socket) => {
+    requests.push({ method: "CONNECT", target: request.url ?? "", httpVersion: request.httpVersion });
+    socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return {
+    url: `http://127.0.0.1:${port(server)}`,
+    requests,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
