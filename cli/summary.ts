@@ -14,7 +14,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 import { type DriftNote, ORIGINS, SHOWN_SECRET, parseDriftNotes } from "../provider/drift-note";
-import { HANDLER_RESOURCE_TYPES } from "../provider/resource-type";
+import { HANDLER_RESOURCE_TYPES } from "../provider/tokens";
 import { ALL_FIELDS } from "../sdk/client/catalog";
 import { type CliIo, CommandError, UsageError, readAll } from "./io";
 import { markdownText } from "./markdown";

@@ -10,6 +10,7 @@ import { describeProblems, type SetEntry, type SetProblem } from "./handler-set-
 import { entryInputs, readHandlerSet, readSetSecrets } from "./handler-set-entries";
 import type { UpdateStrategy } from "../sdk/client/settings";
 import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "./resource";
+import { DYNAMIC_HANDLER_SET_TYPE } from "./tokens";
 
 /** The arguments of a `HandlerSet`: files or data, and the options of every handler in it. */
 export interface HandlerSetArgs {
@@ -34,9 +35,6 @@ export class HandlerSetError extends pulumi.RunError {
   }
 }
 
-/** The component's type token. */
-const HANDLER_SET_TYPE = "pulumi-notification-handlers:index:HandlerSet";
-
 /** Handlers declared as data; `handlers` holds the children by key. */
 export class HandlerSet extends pulumi.ComponentResource {
   /** The set's handlers, by key. */
@@ -45,7 +43,7 @@ export class HandlerSet extends pulumi.ComponentResource {
   constructor(name: string, args: HandlerSetArgs, opts?: pulumi.ComponentResourceOptions) {
     const entries = checkedEntries(args);
     const secrets = readSecrets(entries);
-    super(HANDLER_SET_TYPE, name, {}, opts);
+    super(DYNAMIC_HANDLER_SET_TYPE, name, {}, opts);
     const handlers: Record<string, NotificationHandler> = {};
     for (const entry of entries) {
       const resourceArgs = {

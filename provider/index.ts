@@ -1,4 +1,9 @@
-/** The Pulumi side of the package: the resource, its argument types and lookups. */
+/**
+ * The Pulumi side of the package, as a release promises it (`pulumi-notification-handlers/provider`,
+ * and the package root): the resource, handler sets, the lookups and their argument and result types.
+ * What runs inside Pulumi's provider process is `./runtime`, an export path of its own.
+ * api/provider.api.md records this list.
+ */
 export {
   type ConnectionArgs,
   NotificationHandler,
@@ -11,4 +16,15 @@ export {
 export { HandlerSet, type HandlerSetArgs, HandlerSetError } from "./handler-set";
 export type { SetProblem } from "./handler-set-format";
 export type { UpdateStrategy } from "../sdk/client/settings";
-export * from "./lookup";
+export {
+  type GetNotificationHandlerOutputArgs,
+  getNotificationHandler,
+  getNotificationHandlerOutput,
+  getNotificationHandlers,
+  getNotificationHandlersOutput,
+  type LookupOptions,
+  type LookupOutputOptions,
+  type NotificationHandlerFilter,
+  type NotificationHandlerFilterInputs,
+  type NotificationHandlerInfo,
+} from "./lookup";

@@ -17,15 +17,13 @@
  * the state records until a create or an update writes the handler again (docs/upgrading.md).
  */
 import { STATE_CONTRACT } from "./state-contract";
+import { NPM_PACKAGE } from "./tokens";
 
 /** The reserved property that holds the provider's source (see the module comment). */
 export const PROVIDER_KEY = "__provider";
 
-/** The package's name on npm, as the source requires it and the messages name it. */
-export const PACKAGE = "pulumi-notification-handlers";
-
 /** The source 0.1.0 recorded (contract 1): every release must keep `./provider/runtime`'s `provider`. */
-export const CONTRACT_1_SOURCE = `exports.handler = () => require("${PACKAGE}/provider/runtime").provider;\n`;
+export const CONTRACT_1_SOURCE = `exports.handler = () => require("${NPM_PACKAGE}/provider/runtime").provider;\n`;
 
 /** What a state's source records besides its contract. */
 export interface SourceRecord {
@@ -49,7 +47,7 @@ export interface SourceRecord {
  * and rewrites the whole state after each operation, so each byte costs twice per handler, every time.
  */
 export function providerSource(record: SourceRecord): string {
-  const runtime = JSON.stringify(`${PACKAGE}/provider/runtime`);
+  const runtime = JSON.stringify(`${NPM_PACKAGE}/provider/runtime`);
   const request =
     record.folder === undefined
       ? runtime

@@ -13,7 +13,7 @@ import {
 } from "../sdk/client/catalog";
 import type { UpdateStrategy } from "../sdk/client/settings";
 import { PROVIDER_KEY, providerSource } from "./provider-source";
-import { RESOURCE_TYPE } from "./resource-type";
+import { DYNAMIC_RESOURCE_TYPE } from "./tokens";
 import { SECRET_INPUTS, SECRET_OUTPUTS } from "./secret-properties";
 import { sourceRecord } from "./source-record";
 
@@ -235,7 +235,7 @@ export class NotificationHandler extends pulumi.CustomResource {
   }
 
   /** The resource's type token, as the engine records it. */
-  public static readonly __pulumiType = RESOURCE_TYPE;
+  public static readonly __pulumiType = DYNAMIC_RESOURCE_TYPE;
 
   /**
    * Whether `obj` is a `NotificationHandler`, even one made by another copy of this package (the

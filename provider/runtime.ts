@@ -19,7 +19,7 @@ import { readSettings } from "./config";
 import { ProviderContext } from "./context";
 import type { HandlerInputs, HandlerOutputs } from "./inputs";
 import * as operations from "./operations";
-import { PACKAGE } from "./provider-source";
+import { NPM_PACKAGE } from "./tokens";
 import { READ_CONTRACTS } from "./state-contract";
 
 const context = new ProviderContext();
@@ -81,8 +81,8 @@ export const contracts: readonly number[] = READ_CONTRACTS;
 export function forContract(contract: number, writer = "a later version"): typeof provider {
   if (!contracts.includes(contract))
     throw new Error(
-      `this state was written by ${PACKAGE} ${writer} under state contract ${contract}; the installed ` +
-        `${PACKAGE} reads contract ${contracts.join(", ")}: run \`npm install ${PACKAGE}@${writer}\` ` +
+      `this state was written by ${NPM_PACKAGE} ${writer} under state contract ${contract}; the installed ` +
+        `${NPM_PACKAGE} reads contract ${contracts.join(", ")}: run \`npm install ${NPM_PACKAGE}@${writer}\` ` +
         "(the version that wrote this state, or a later one)",
     );
   return provider;

@@ -12,25 +12,21 @@ import {
   RULE_DESCRIPTIONS,
 } from "../sdk/client/catalog";
 import { type Setting, SETTINGS, type UpdateStrategy, UPDATE_STRATEGIES } from "../sdk/client/settings";
-import { HANDLER_SET_TOKEN, PLUGIN_DOWNLOAD_URL, REPOSITORY_URL } from "./tokens";
+import {
+  GET_HANDLERS_TOKEN,
+  GET_HANDLER_TOKEN,
+  HANDLER_INFO_TOKEN,
+  HANDLER_RESOURCE_TOKEN,
+  HANDLER_SET_TOKEN,
+  HANDLER_TYPE_TOKEN,
+  PACKAGE_NAME,
+  PLUGIN_DOWNLOAD_URL,
+  REPOSITORY_URL,
+  UPDATE_STRATEGY_TOKEN,
+} from "./tokens";
 
-/** The package's name: the first part of every token, and the prefix of its config keys. */
-export const PACKAGE_NAME = "notification-handlers";
-/** The resource's type token. */
-export const NOTIFICATION_HANDLER_TOKEN = `${PACKAGE_NAME}:index:NotificationHandler`;
-/** The enum of handler types. */
-export const HANDLER_TYPE_TOKEN = `${PACKAGE_NAME}:index:HandlerType`;
-/** The enum of update strategies. */
-export const UPDATE_STRATEGY_TOKEN = `${PACKAGE_NAME}:index:UpdateStrategy`;
-/** The object type a lookup returns for one handler. */
-export const HANDLER_INFO_TOKEN = `${PACKAGE_NAME}:index:NotificationHandlerInfo`;
 /** Pulumi's own type of any value: what a set given as data holds is checked by the set's rules. */
 export const ANY_TOKEN = "pulumi.json#/Any";
-/** The lookup of one handler by name. */
-export const GET_HANDLER_TOKEN = `${PACKAGE_NAME}:index:getNotificationHandler`;
-/** The lookup of every handler that matches a filter. */
-export const GET_HANDLERS_TOKEN = `${PACKAGE_NAME}:index:getNotificationHandlers`;
-
 /** A property (or a reference to a type) of the schema. */
 export interface PropertySpec {
   type?: "string" | "integer" | "boolean" | "object" | "array";
@@ -380,7 +376,7 @@ export function pulumiSchema(): PulumiPackageSchema {
       inputProperties: config,
     },
     types: types(),
-    resources: { [NOTIFICATION_HANDLER_TOKEN]: notificationHandler(), [HANDLER_SET_TOKEN]: handlerSet() },
+    resources: { [HANDLER_RESOURCE_TOKEN]: notificationHandler(), [HANDLER_SET_TOKEN]: handlerSet() },
     functions: lookups(),
     // The SDKs' present layout (sdk/go its own Go module, the version stamped into every SDK), as
     // `pulumi package gen-sdk` writes it (docs/plugin.md#sdks-for-python-go-and-net).

@@ -7,10 +7,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
-import { PACKAGE, type SourceRecord } from "./provider-source";
+import type { SourceRecord } from "./provider-source";
+import { NPM_PACKAGE } from "./tokens";
 
 /** What the recorded source requires, by name. */
-export const RUNTIME_REQUEST = `${PACKAGE}/provider/runtime`;
+export const RUNTIME_REQUEST = `${NPM_PACKAGE}/provider/runtime`;
 
 /** Resolves `request` as a module in `folder` would; `undefined` when it is not found from there. */
 export type ResolveFrom = (request: string, folder: string) => string | undefined;
@@ -54,7 +55,7 @@ function packageFolder(from: string): string | undefined {
     const manifest = join(dir, "package.json");
     if (!existsSync(manifest)) continue;
     const { name } = JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown };
-    if (name === PACKAGE) return dir;
+    if (name === NPM_PACKAGE) return dir;
   }
   return undefined;
 }

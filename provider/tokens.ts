@@ -1,7 +1,13 @@
 /**
- * The Pulumi package's name and type tokens, as the plugin serves them and its schema declares them
- * (Python, Go and YAML programs name the resource and the functions by these).
+ * The project's names, defined once: the npm package's, the Pulumi package's and its type tokens (as
+ * the plugin serves them and its schema declares them; Python, Go and YAML programs name the resource
+ * and the functions by these), and the types the TypeScript face's resources are recorded under.
+ * States hold several of these strings: each keeps its value for good. A leaf, so that what reads
+ * previews and states (`notification-handlers summary`, `recover`) loads nothing else.
  */
+
+/** The npm package's name, as every recorded state's provider source requires it. */
+export const NPM_PACKAGE = "pulumi-notification-handlers";
 
 /** The package name: the plugin is `pulumi-resource-<name>`, its configuration keys `<name>:<key>`. */
 export const PACKAGE_NAME = "notification-handlers";
@@ -11,6 +17,15 @@ export const PLUGIN_EXECUTABLE = `pulumi-resource-${PACKAGE_NAME}`;
 
 /** The resource's type token. */
 export const HANDLER_RESOURCE_TOKEN = `${PACKAGE_NAME}:index:NotificationHandler`;
+
+/** The schema's enum of handler types. */
+export const HANDLER_TYPE_TOKEN = `${PACKAGE_NAME}:index:HandlerType`;
+
+/** The schema's enum of update strategies. */
+export const UPDATE_STRATEGY_TOKEN = `${PACKAGE_NAME}:index:UpdateStrategy`;
+
+/** The schema's object type a lookup returns for one handler. */
+export const HANDLER_INFO_TOKEN = `${PACKAGE_NAME}:index:NotificationHandlerInfo`;
 
 /** The token of the lookup of one handler by name (and type). */
 export const GET_HANDLER_TOKEN = `${PACKAGE_NAME}:index:getNotificationHandler`;
@@ -30,3 +45,12 @@ export const REPOSITORY_URL = "https://github.com/notification-handlers/pulumi-n
  * goes to GitHub's rate-limited API (docs/plugin.md#installing-the-plugin).
  */
 export const PLUGIN_DOWNLOAD_URL = `${REPOSITORY_URL}/releases/download/v\${VERSION}`;
+
+/** The TypeScript face's resource type, a dynamic resource's: `pulumi-nodejs:dynamic/<module>:<type>`. */
+export const DYNAMIC_RESOURCE_TYPE = "pulumi-nodejs:dynamic/notification-handlers:NotificationHandler";
+
+/** The handler resource's type in a state or a preview: the dynamic face's, or the plugin's token. */
+export const HANDLER_RESOURCE_TYPES: readonly string[] = [DYNAMIC_RESOURCE_TYPE, HANDLER_RESOURCE_TOKEN];
+
+/** The TypeScript face's `HandlerSet` component type. */
+export const DYNAMIC_HANDLER_SET_TYPE = "pulumi-notification-handlers:index:HandlerSet";

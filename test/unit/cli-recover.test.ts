@@ -5,10 +5,10 @@ import { applyRecovery } from "../../cli/recover-edit";
 import { type Decision, planRecovery } from "../../cli/recover-plan";
 import { type ExportedState, type StateResource, plainValue, secretValue } from "../../cli/state-json";
 import { CONTRACT_1_SOURCE } from "../../provider/provider-source";
-import { RESOURCE_TYPE } from "../../provider/resource-type";
+import { DYNAMIC_RESOURCE_TYPE } from "../../provider/tokens";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 
-const URN = `urn:pulumi:dev::p::${RESOURCE_TYPE}::`;
+const URN = `urn:pulumi:dev::p::${DYNAMIC_RESOURCE_TYPE}::`;
 const SINCE = new Date("2026-05-01T12:00:00Z");
 const AFTER = "2026-05-01 12:00:30";
 const BEFORE = "2026-05-01 11:59:59";
@@ -17,7 +17,7 @@ function resource(name: string, inputs: Record<string, unknown>, id?: number): S
   return {
     urn: `${URN}${name}`,
     custom: true,
-    type: RESOURCE_TYPE,
+    type: DYNAMIC_RESOURCE_TYPE,
     ...(id === undefined ? {} : { id: String(id) }),
     inputs: { __provider: CONTRACT_1_SOURCE, ...inputs },
     provider: "urn:pulumi:dev::p::pulumi:providers:pulumi-nodejs::default::abc",

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { providerSource } from "../../provider/provider-source";
 import { NotificationHandler } from "../../provider/resource";
-import { RESOURCE_TYPE } from "../../provider/resource-type";
+import { DYNAMIC_RESOURCE_TYPE } from "../../provider/tokens";
 import { ALL_FIELDS } from "../../sdk/client/catalog";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -43,7 +43,7 @@ describe("NotificationHandler", () => {
     const own = Object.keys(slack).filter((k) => ALL_FIELDS.some((f) => f.property === k));
     expect(own).toEqual(["slack"]);
     // The token that previews, and so `notification-handlers summary`, know the resource by.
-    expect(registered.find((r) => r.name === "team-slack")?.type).toBe(RESOURCE_TYPE);
+    expect(registered.find((r) => r.name === "team-slack")?.type).toBe(DYNAMIC_RESOURCE_TYPE);
     // Sent to the engine as a secret (Pulumi's secret signature around the value).
     expect(registered.find((r) => r.name === "team-slack")?.inputs.slack).toEqual({
       [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270",

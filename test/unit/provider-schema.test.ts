@@ -13,27 +13,29 @@ import { checkInputs, outputsFrom, toLive } from "../../provider/inputs";
 import { UPDATE_STRATEGIES } from "../../sdk/client/settings";
 import {
   ANY_TOKEN,
-  GET_HANDLERS_TOKEN,
-  GET_HANDLER_TOKEN,
-  HANDLER_INFO_TOKEN,
-  HANDLER_TYPE_TOKEN,
-  NOTIFICATION_HANDLER_TOKEN,
-  PACKAGE_NAME,
   type EnumSpec,
   type ObjectSpec,
   type PropertySpec,
-  UPDATE_STRATEGY_TOKEN,
   pulumiSchema,
   pulumiSchemaJson,
 } from "../../provider/schema";
-import { HANDLER_SET_TOKEN } from "../../provider/tokens";
+import {
+  GET_HANDLERS_TOKEN,
+  GET_HANDLER_TOKEN,
+  HANDLER_INFO_TOKEN,
+  HANDLER_RESOURCE_TOKEN,
+  HANDLER_SET_TOKEN,
+  HANDLER_TYPE_TOKEN,
+  PACKAGE_NAME,
+  UPDATE_STRATEGY_TOKEN,
+} from "../../provider/tokens";
 import { SCHEMA_FILE } from "../../scripts/pulumi-schema";
 import { ALL_FIELDS, HANDLER_TYPES, HANDLER_TYPE_NAMES } from "../../sdk/client/catalog";
 import { NotificationHandlerRecord as ApiHandler } from "../../sdk/client/resources/handler-parsing";
 
 const ROOT = join(__dirname, "..", "..");
 const schema = pulumiSchema();
-const resource = schema.resources[NOTIFICATION_HANDLER_TOKEN];
+const resource = schema.resources[HANDLER_RESOURCE_TOKEN];
 
 /** Every `$ref` anywhere in a value. */
 function refsIn(value: unknown): string[] {

@@ -10,10 +10,17 @@ import { runInNewContext } from "node:vm";
 
 import { describe, expect, it } from "vitest";
 
-import { CONTRACT_1_SOURCE, PACKAGE, providerSource } from "../../provider/provider-source";
+import { CONTRACT_1_SOURCE, providerSource } from "../../provider/provider-source";
 import * as runtime from "../../provider/runtime";
 import { fallbackFolder, RUNTIME_REQUEST, type ResolveFrom } from "../../provider/source-record";
 import { STATE_CONTRACT } from "../../provider/state-contract";
+import {
+  DYNAMIC_HANDLER_SET_TYPE,
+  DYNAMIC_RESOURCE_TYPE,
+  HANDLER_RESOURCE_TOKEN,
+  HANDLER_SET_TOKEN,
+  NPM_PACKAGE,
+} from "../../provider/tokens";
 
 const PROJECT = "/home/ci/project";
 
@@ -36,7 +43,7 @@ function handlerOf(source: string, cwd: string, installed: Record<string, Instal
       const [folder, request] = id.includes("#") ? id.split("#") : [cwd, id];
       const copy = installed[at(request ?? "", folder ?? "").split("#")[0] ?? ""];
       if (copy === undefined) throw new Error(`not resolved: ${id}`);
-      return request === `${PACKAGE}/package.json` ? { version: copy.version } : copy.runtime;
+      return request === `${NPM_PACKAGE}/package.json` ? { version: copy.version } : copy.runtime;
     },
     {
       // Node's resolution from each of `paths` in turn, relative ones from the working folder.
@@ -61,6 +68,24 @@ function handlerOf(source: string, cwd: string, installed: Record<string, Instal
 const CURRENT: Installed = { runtime, version: "0.2.0" };
 /** 0.1.0's runtime: `provider` only, no contract list. */
 const RELEASE_0_1_0: Installed = { runtime: { provider: runtime.provider }, version: "0.1.0" };
+
+describe("the names recorded states hold", () => {
+  it("keep their values whatever the code calls them", () => {
+    expect({
+      NPM_PACKAGE,
+      DYNAMIC_RESOURCE_TYPE,
+      DYNAMIC_HANDLER_SET_TYPE,
+      HANDLER_RESOURCE_TOKEN,
+      HANDLER_SET_TOKEN,
+    }).toEqual({
+      NPM_PACKAGE: "pulumi-notification-handlers",
+      DYNAMIC_RESOURCE_TYPE: "pulumi-nodejs:dynamic/notification-handlers:NotificationHandler",
+      DYNAMIC_HANDLER_SET_TYPE: "pulumi-notification-handlers:index:HandlerSet",
+      HANDLER_RESOURCE_TOKEN: "notification-handlers:index:NotificationHandler",
+      HANDLER_SET_TOKEN: "notification-handlers:index:HandlerSet",
+    });
+  });
+});
 
 describe("the source new states record", () => {
   const source = providerSource({ version: "0.2.0", folder: "team-handlers" });
