@@ -1,7 +1,9 @@
 /**
- * pulumi-notification-handlers: the Pulumi resource `NotificationHandler`, handler sets as data
- * (`HandlerSet`), the API client (`NotificationHandlersClient`, its handler is `NotificationHandlerRecord`)
- * and the handler-type catalog. The client alone is also `pulumi-notification-handlers/sdk`.
+ * pulumi-notification-handlers: what a Pulumi program or a user of the API client imports. The
+ * Pulumi side (`NotificationHandler`, `HandlerSet`, the lookups) and the client
+ * (`NotificationHandlersClient`, its options, results and errors, the handler-type catalog) are also
+ * their own export paths, `/provider` and `/sdk`; the root is both (`/sdk`'s default export aside).
+ * api/index.api.md records it.
  */
 export * from "./sdk/client";
 export * from "./provider";
