@@ -5,7 +5,7 @@
 import type { HandlerType } from "../sdk/client/catalog";
 import { equalAfterCleaning } from "../sdk/client/cleaning";
 import { MAX_RESULTS_PER_PAGE } from "../sdk/client/list-rules";
-import type { NotificationHandlerListParams } from "../sdk/client";
+import type { NotificationHandlerListParams } from "../sdk/client/resources/handler-params";
 import type { HandlersApi } from "./handlers-api";
 import { type LiveHandler, toLive } from "./inputs";
 
