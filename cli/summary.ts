@@ -13,7 +13,13 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 
-import { type DriftNote, ORIGINS, SHOWN_SECRET, parseDriftNotes } from "../provider/drift-note";
+import {
+  type Diagnostic,
+  type DriftNote,
+  ORIGINS,
+  SHOWN_SECRET,
+  parseDriftNotes,
+} from "../provider/drift-note";
 import { HANDLER_RESOURCE_TYPES } from "../provider/tokens";
 import { ALL_FIELDS } from "../sdk/client/catalog";
 import { type CliIo, CommandError, UsageError, readAll } from "./io";
@@ -44,10 +50,8 @@ interface StepState {
   outputs?: Record<string, unknown>;
 }
 
-interface PreviewDiagnostic {
-  message?: string;
+interface PreviewDiagnostic extends Diagnostic {
   severity?: string;
-  urn?: string;
 }
 
 /** The part of `pulumi preview --json` the summary reads. */
