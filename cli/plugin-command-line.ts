@@ -6,6 +6,7 @@
  * The engine starts a plugin with optional flags (`--logtostderr`, `-v=9`, `--tracing URL`) and its
  * own address `host:port` last, so a first argument that is neither a flag nor an address is a command.
  */
+import { isEngineAddress } from "../provider/plugin/lifecycle";
 import { PLUGIN_EXECUTABLE } from "../provider/tokens";
 import { type CliIo, UsageError, reportFailure } from "./io";
 
@@ -33,7 +34,7 @@ export function isCommandLine(args: readonly string[]): boolean {
   if (first === undefined) return true; // the engine always passes its address
   if (COMMANDS.has(first)) return true;
   // Flags first, or only the address (`127.0.0.1:4321`, `[::1]:4321`): the engine's start.
-  return !first.startsWith("-") && !/:\d+$/.test(first);
+  return !first.startsWith("-") && !isEngineAddress(first);
 }
 
 /** Runs the command `args` name; resolves to its exit code (2 for a usage mistake). */

@@ -12,12 +12,6 @@ import { type Note, noteToStderr } from "../diagnostics";
 /** Sends a resource's notes to the engine. */
 export type ResourceLog = (urn: string, messages: readonly string[]) => Promise<void>;
 
-/** The engine's address: the last of the arguments the engine starts a plugin with. */
-export function engineAddressOf(args: readonly string[]): string | undefined {
-  const last = args.at(-1);
-  return last !== undefined && /:\d+$/.test(last) ? last : undefined;
-}
-
 /**
  * A {@link ResourceLog} to the engine at `address`; a message the engine cannot take (no engine there,
  * as in tests of the plugin alone) goes to `fallback` instead, so no note is lost.

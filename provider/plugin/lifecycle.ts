@@ -3,9 +3,17 @@
  * own address last; the plugin answers with its port and a newline as the first bytes on stdout, then
  * serves until the engine ends it with a signal.
  */
-import { engineAddressOf } from "./engine-log";
 import type { ServingPlugin } from "./serve";
 import { pluginVersion } from "./version";
+
+/** Whether an argument is an address as the engine passes its own: `host:port`. */
+export const isEngineAddress = (arg: string): boolean => /:\d+$/.test(arg);
+
+/** The engine's address: the last of the arguments the engine starts a plugin with. */
+function engineAddressOf(args: readonly string[]): string | undefined {
+  const last = args.at(-1);
+  return last !== undefined && isEngineAddress(last) ? last : undefined;
+}
 
 /**
  * Starts the server `start` makes for this package's version and the engine's address, and serves as

@@ -7,7 +7,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { ProviderContext } from "../context";
 import { checkConfig, configure, diffConfig } from "./config-calls";
 import { construct } from "./construct";
-import type { ResourceLog } from "./engine-log";
+import { engineLog } from "./engine-log";
 import { invoke } from "./invoke";
 import { check, create, diff, read, remove, update } from "./resource-calls";
 import type { ProviderCalls } from "./serve";
@@ -15,9 +15,10 @@ import { unary } from "./unary";
 
 /**
  * The calls over a new context (settings, clients, the cancel flag), shared by them all; notes on a
- * resource go to `log`.
+ * resource go to the engine at `engine`.
  */
-export function providerCalls(log: ResourceLog, ctx = new ProviderContext()): ProviderCalls {
+export function providerCalls(engine: string | undefined, ctx = new ProviderContext()): ProviderCalls {
+  const log = engineLog(engine);
   return {
     checkConfig: unary(checkConfig),
     diffConfig: unary(diffConfig),

@@ -5,7 +5,6 @@
  */
 import type * as grpc from "@grpc/grpc-js";
 
-import { engineLog } from "./engine-log";
 import { packageInfo } from "./package-info";
 import { PROVIDER_CALL_NAMES, type ProviderCalls, type ServingPlugin, servePlugin } from "./serve";
 import { statusOf } from "./unary";
@@ -17,7 +16,7 @@ import { statusOf } from "./unary";
 export function startPluginServer(version: string, engine?: string): Promise<ServingPlugin> {
   let loading: Promise<ProviderCalls> | undefined;
   const load = (): Promise<ProviderCalls> =>
-    (loading ??= import("./provider-calls.js").then((calls) => calls.providerCalls(engineLog(engine))));
+    (loading ??= import("./provider-calls.js").then((calls) => calls.providerCalls(engine)));
   return servePlugin({ ...packageInfo(version), ...deferred(load) });
 }
 
