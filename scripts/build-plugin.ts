@@ -31,7 +31,7 @@ const run = promisify(execFile);
 export const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 
 /** Pulumi's names for the machine's platform and architecture, as plugin tarballs carry them. */
-function platform(): string {
+export function machinePlatform(): string {
   const arch = { x64: "amd64", arm64: "arm64" }[process.arch as string];
   if (arch === undefined) throw new Error(`no plugin build for the ${process.arch} architecture`);
   return `${process.platform}-${arch}`;
@@ -63,7 +63,7 @@ export function packageVersion(root = REPOSITORY_ROOT): string {
 export const CHECKSUMS_FILE = "checksums.txt";
 
 /** A plugin tarball's name, as Pulumi names a release asset; `target` is `linux-amd64`, `windows-amd64`... */
-export const pluginTarballName = (version: string, target = platform()): string =>
+export const pluginTarballName = (version: string, target = machinePlatform()): string =>
   `${PLUGIN_EXECUTABLE}-v${version}-${target}.tar.gz`;
 
 /** The tarball `npm run build:plugin` writes for this checkout's version. */

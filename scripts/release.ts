@@ -20,7 +20,7 @@ import { execFile } from "node:child_process";
 import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join, relative, sep } from "node:path";
-import { promisify } from "node:util";
+import { parseArgs, promisify } from "node:util";
 
 import { PLUGIN_EXECUTABLE } from "../provider/tokens";
 import {
@@ -28,6 +28,7 @@ import {
   PLUGIN_BUILD,
   bundlePlugin,
   injectSeaBlob,
+  machinePlatform,
   packTarball,
   packageVersion,
   pluginTarballName,
@@ -61,7 +62,7 @@ import {
   extractRuntime,
   fetchRuntime,
 } from "./release-tools";
-import { REPOSITORY_ROOT, packPackages } from "./user-project";
+import { PACKAGES, type PackageSpecs, REPOSITORY_ROOT, packPackages } from "./user-project";
 
 const run = promisify(execFile);
 
@@ -73,6 +74,14 @@ export const releaseFolder = (version = packageVersion()): string => join(RELEAS
 
 /** The Go SDK's module path, as its generated go.mod names it. */
 export const GO_MODULE = "github.com/notification-handlers/pulumi-notification-handlers/sdk/go";
+
+/** `file:` specs of the npm packages in the release folder `folder`, as `npm pack` named them. */
+export function releasedPackages(folder: string, version = packageVersion()): PackageSpecs {
+  const specs: Partial<PackageSpecs> = {};
+  for (const name of Object.keys(PACKAGES) as (keyof PackageSpecs)[])
+    specs[name] = `file:${join(folder, `${name}-${version}.tgz`)}`;
+  return specs as PackageSpecs;
+}
 
 /** The .NET SDK's zip of sources for `version`, and the folder its files are under. */
 export const dotnetZipName = (version: string): string =>
@@ -133,24 +142,27 @@ async function filesUnder(folder: string): Promise<string[]> {
 
 /** The tools the plugin's executables need, found or installed before any is built. */
 interface PluginTools {
-  rcodesign: string;
+  /** Only when a macOS executable is built. */
+  rcodesign: string | undefined;
   /** Each runtime's package tarball, by `name@version`. */
   tarballs: Map<string, string>;
 }
 
-/** Builds every target's executable and tarball into `out` (see the file comment). */
+/** Builds each of `targets`' executable and tarball into `out` (see the file comment). */
 async function buildPlugins(
   version: string,
+  targets: readonly ReleaseTarget[],
   out: string,
   work: string,
   tools: PluginTools,
   log: ProgressLog,
 ): Promise<void> {
+  const built = targets.filter((target): target is BuiltTarget => "runtime" in target);
+  if (built.length === 0) return;
   const bundle = join(work, "plugin.js");
   await step(log, "Bundling cli/plugin-executable.ts with esbuild", () =>
     bundlePlugin(PLUGIN_BUILD.entry, bundle, version),
   );
-  const built = RELEASE_TARGETS.filter((target): target is BuiltTarget => "runtime" in target);
   const runtimeOf = (target: BuiltTarget): NodeRuntime => findRuntime(target.runtime);
   // The code cache only loads on the platform that wrote it: the machine's own, Linux x64.
   const withCodeCache = (target: BuiltTarget): boolean => platformOf(target) === "linux-amd64";
@@ -208,7 +220,7 @@ async function buildPlugins(
     );
     if (target.os === "darwin")
       await step(say, "Signing it ad hoc (rcodesign)", () =>
-        run(tools.rcodesign, ["sign", "--binary-identifier", PLUGIN_EXECUTABLE, executable], {
+        run(tools.rcodesign!, ["sign", "--binary-identifier", PLUGIN_EXECUTABLE, executable], {
           maxBuffer: 16 * 1024 * 1024,
         }),
       );
@@ -220,7 +232,7 @@ async function buildPlugins(
     await rm(folder, { recursive: true, force: true });
   });
 
-  for (const target of RELEASE_TARGETS) {
+  for (const target of targets) {
     if (!("sameAs" in target)) continue;
     log(`${platformOf(target)}: ${target.why}`);
     await copyFile(
@@ -281,11 +293,55 @@ async function buildPythonSdk(
   await run(python, ["-m", "twine", "check", "--strict", ...built]);
 }
 
-/** Builds the whole release (see the file comment) and returns its folder. */
-export async function buildRelease(log: ProgressLog = () => undefined): Promise<string> {
+/** What a release is built of, when not all of it: for tests and for a look at one platform. */
+export interface ReleaseOptions {
+  /** The plugin's platforms (`linux-amd64`, ...); every target's by default. */
+  platforms?: readonly string[] | undefined;
+  /** Where the assets go; `dist/release/v<version>/` by default. */
+  out?: string;
+  /**
+   * The machine's own plugin tarball as `npm run build:plugin` made it, taken for its platform
+   * instead of building that again: the same build, when the running Node.js is the target's runtime.
+   */
+  machinePlugin?: string;
+}
+
+/** The targets of `platforms`, with any a shared one is copied from; fails on a platform no target has. */
+export function releaseTargets(platforms?: readonly string[]): ReleaseTarget[] {
+  if (platforms === undefined) return [...RELEASE_TARGETS];
+  const known = RELEASE_TARGETS.map(platformOf);
+  const unknown = platforms.filter((p) => !known.includes(p));
+  if (unknown.length > 0)
+    throw new Error(`no release target for ${unknown.join(", ")}: the targets are ${known.join(", ")}`);
+  const wanted = new Set(platforms);
+  for (const target of RELEASE_TARGETS)
+    if (wanted.has(platformOf(target)) && "sameAs" in target) wanted.add(target.sameAs);
+  return RELEASE_TARGETS.filter((target) => wanted.has(platformOf(target)));
+}
+
+/** The target `build:plugin` makes on this machine, among `targets`, if its runtime is the one running. */
+function machineTarget(targets: readonly ReleaseTarget[]): BuiltTarget | undefined {
+  const own = targets.find(
+    (target): target is BuiltTarget => "runtime" in target && platformOf(target) === machinePlatform(),
+  );
+  if (own === undefined) return undefined;
+  const runtime = findRuntime(own.runtime);
+  if (process.version !== `v${runtime.version}`)
+    throw new Error(
+      `build:plugin's tarball was made with Node.js ${process.version}, not ${runtime.name}'s v${runtime.version}`,
+    );
+  return own;
+}
+
+/** Builds the release (see the file comment), or the part `options` names, and returns its folder. */
+export async function buildRelease(
+  log: ProgressLog = () => undefined,
+  options: ReleaseOptions = {},
+): Promise<string> {
   const version = packageVersion();
-  const out = releaseFolder(version);
-  const work = join(RELEASE_ROOT, ".work");
+  const targets = releaseTargets(options.platforms);
+  const out = options.out ?? releaseFolder(version);
+  const work = join(out, "..", `.work-v${version}`);
   await rm(out, { recursive: true, force: true });
   await rm(work, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
@@ -293,12 +349,16 @@ export async function buildRelease(log: ProgressLog = () => undefined): Promise<
   const stamp = await commitTime();
   const toolsDir = join(REPOSITORY_ROOT, "dist", "tools");
 
+  const taken = options.machinePlugin === undefined ? undefined : machineTarget(targets);
+  const toBuild = targets.filter((target) => target !== taken);
+
   // Every tool first, so that a missing one fails the release before minutes of building.
-  const rcodesign = await ensureRcodesign(log);
+  const signs = toBuild.some((target) => target.os === "darwin" && "runtime" in target);
+  const rcodesign = signs ? await ensureRcodesign(log) : undefined;
   const python = await ensurePythonTools(log);
   const releaseGo = await buildReleaseGo(toolsDir, log);
   const needed = new Set<string>();
-  for (const target of RELEASE_TARGETS) {
+  for (const target of toBuild) {
     if (!("runtime" in target)) continue;
     const runtime = findRuntime(target.runtime);
     const writer = blobWriterFor(runtime.version);
@@ -307,7 +367,9 @@ export async function buildRelease(log: ProgressLog = () => undefined): Promise<
   const tarballs = new Map<string, string>();
   for (const spec of needed) tarballs.set(spec, await fetchRuntime(findRuntime(spec), log));
 
-  await buildPlugins(version, out, work, { rcodesign, tarballs }, log);
+  if (taken !== undefined)
+    await copyFile(options.machinePlugin!, join(out, pluginTarballName(version, platformOf(taken))));
+  await buildPlugins(version, toBuild, out, work, { rcodesign, tarballs }, log);
 
   await step(log, "Packing the npm packages (npm pack)", () => packPackages(out));
 
@@ -380,7 +442,9 @@ export async function listRelease(folder: string): Promise<string> {
 
 if (require.main === module) {
   const started = performance.now();
-  buildRelease(toStderr)
+  // `--platform linux-amd64` (repeatable) builds the plugin of those platforms only.
+  const { values } = parseArgs({ options: { platform: { type: "string", multiple: true } } });
+  buildRelease(toStderr, { platforms: values.platform })
     .then(async (folder) => {
       process.stdout.write(await listRelease(folder));
       toStderr(`The release took ${formatDuration(performance.now() - started)}.`);

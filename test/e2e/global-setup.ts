@@ -1,17 +1,19 @@
 /**
  * Before any e2e worker starts: makes the Pulumi engine available once (building it from Go takes
  * minutes the first time; later runs find it in the user's cache folder), with a Node.js language host
- * (an installed one, else the project's own), builds the plugin's tarball and the SDKs, and packs the
- * package as npm would publish it, for the tests on the user's path.
+ * (an installed one, else the project's own), builds the plugin's tarball and the SDKs, and makes the
+ * release of this machine's platform as `npm run release` makes it (the packages as npm publishes
+ * them, the Python SDK's wheel, the Go SDK's module), for the tests on the user's path.
  */
 import { rm } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 
-import { PLUGIN_BUILD, buildPlugin } from "../../scripts/build-plugin";
+import { PLUGIN_BUILD, buildPlugin, machinePlatform, packageVersion } from "../../scripts/build-plugin";
 import { CHECKOUT_SDKS, generateSdks } from "../../scripts/build-sdks";
 import { enginePath, ensureEngine } from "../../scripts/engine";
-import { type PackageSpecs, packPackages, scratchFolder } from "../../scripts/user-project";
+import { buildRelease, releasedPackages } from "../../scripts/release";
+import { type PackageSpecs, scratchFolder } from "../../scripts/user-project";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const engine = await ensureEngine({
@@ -21,17 +23,23 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   // The provider plugin's tarball where `npm run build:plugin` writes it, and the SDKs where
   // `npm run build:sdks` writes them, for the READMEs that install them.
-  await buildPlugin(PLUGIN_BUILD, (line) => process.stderr.write(`[plugin] ${line}\n`));
+  const tarball = await buildPlugin(PLUGIN_BUILD, (line) => process.stderr.write(`[plugin] ${line}\n`));
   await generateSdks({ ...CHECKOUT_SDKS, log: (line) => process.stderr.write(`[sdks] ${line}\n`) });
   project.provide("engineBinDir", engine.binDir);
   project.provide("enginePath", enginePath(engine));
 
-  const packs = await scratchFolder("pack");
-  project.provide("packages", await packPackages(packs));
+  const releases = await scratchFolder("release");
+  const release = await buildRelease((line) => process.stderr.write(`[release] ${line}\n`), {
+    platforms: [machinePlatform()],
+    out: join(releases, `v${packageVersion()}`),
+    machinePlugin: tarball,
+  });
+  project.provide("release", release);
+  project.provide("packages", releasedPackages(release));
   const installs = await scratchFolder("installs");
   project.provide("installs", installs);
   return async () => {
-    await rm(packs, { recursive: true, force: true });
+    await rm(releases, { recursive: true, force: true });
     await rm(installs, { recursive: true, force: true });
   };
 }
@@ -41,7 +49,9 @@ declare module "vitest" {
     engineBinDir: string;
     /** Folders to put first on a user's PATH: the CLI, the language host, the pinned Node.js. */
     enginePath: string[];
-    /** The repository's packages as `npm pack` made them, as `file:` specs. */
+    /** The release of this machine's platform, as `npm run release` lays it out. */
+    release: string;
+    /** The repository's packages as `npm pack` made them for the release, as `file:` specs. */
     packages: PackageSpecs;
     /** A folder for the finished installs that user projects are seeded from (see `seedDependencies`). */
     installs: string;
