@@ -10,13 +10,13 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
-import { PLUGIN_DOWNLOAD_URL, PLUGIN_EXECUTABLE, REPOSITORY_URL } from "../../provider/tokens";
-import { CHECKSUMS_FILE, pluginTarball } from "../../scripts/build-plugin";
+import { PLUGIN_DOWNLOAD_URL, PLUGIN_EXECUTABLE } from "../../provider/tokens";
+import { CHECKSUMS_FILE, pluginTarballName } from "../../scripts/build-plugin";
 import {
   type CommandResult,
   REPOSITORY_ROOT,
@@ -28,6 +28,8 @@ import { fileBackendEnvironment, startServer, type TestServer } from "./harness"
 import {
   type RefusingProxy,
   type ReleaseServer,
+  escapeRegExp,
+  pluginDownloadEnvironment,
   startRefusingProxy,
   startReleaseServer,
 } from "./release-stand-in";
@@ -37,7 +39,7 @@ const { version } = JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"
   version: string;
 };
 const TAG = `v${version}`;
-const TARBALL = basename(pluginTarball());
+const TARBALL = pluginTarballName(version);
 /** Where the engine installs the plugin of this version, in a PULUMI_HOME. */
 const INSTALLED = join("plugins", `resource-notification-handlers-v${version}`);
 // Without the URL the engine retries each of its places, about 7 s in all here; a run past this is
@@ -60,8 +62,6 @@ function docsBlock(lang: string, marker: string): string {
   return blocks[0]!;
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /** The end of what a command printed, for a failure's message. */
 const tail = (result: CommandResult): string =>
   `${result.stdout}\n${result.stderr}`.trim().split("\n").slice(-30).join("\n");
@@ -70,22 +70,14 @@ const tail = (result: CommandResult): string =>
 async function environment(home: string): Promise<NodeJS.ProcessEnv> {
   const env = await fileBackendEnvironment(root, "local-only", {
     PULUMI_HOME: join(root, home),
-    // Only this project's address goes to the stand-in: the engine matches its fallbacks
-    // (get.pulumi.com) against the same overrides.
-    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${escapeRegExp(`${REPOSITORY_URL}/releases/download/`)}=${release!.url}/releases/download/v\${VERSION}`,
-    SSL_CERT_FILE: release!.certificate,
-    HTTPS_PROXY: proxy!.url,
-    HTTP_PROXY: proxy!.url,
-    https_proxy: proxy!.url,
-    http_proxy: proxy!.url,
-    NO_PROXY: "",
-    no_proxy: "",
     // The provider's settings from the environment, as the docs allow: a stack needs no config.
     NOTIFICATION_HANDLERS_BASE_URL: server!.url,
     NOTIFICATION_HANDLERS_API_KEY: key,
   });
-  // As on a user's machine: the engine installs the plugins a program asks for.
-  delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
+  for (const [name, value] of Object.entries(pluginDownloadEnvironment(release!, proxy!))) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
   expect(existsSync(join(env.PULUMI_HOME!, "plugins")), "a fresh PULUMI_HOME").toBe(false);
   return env;
 }
@@ -108,14 +100,8 @@ beforeAll(async () => {
   server = await startServer();
   key = await server.newKey();
   root = await scratchFolder("plugin-download");
-  // The release's folder, a copy of what the set-up built, so that what is served and its checksum
-  // stay together whatever rebuilds dist/plugin meanwhile.
-  const assets = join(root, "release");
-  await mkdir(join(assets, TAG), { recursive: true });
-  for (const file of [pluginTarball(), join(pluginTarball(), "..", CHECKSUMS_FILE)]) {
-    await copyFile(file, join(assets, TAG, basename(file)));
-  }
-  release = await startReleaseServer(assets, join(root, "tls"));
+  // The release the set-up built, in its folder named by its tag.
+  release = await startReleaseServer(dirname(inject("release")), join(root, "tls"));
   proxy = await startRefusingProxy();
 });
 
@@ -204,8 +190,8 @@ describe("the plugin, installed by the engine from the release the program names
       async () => {
         const command = docsBlock("sh", "--checksum");
         const env = await environment("home-checksum");
-        const served = await readFile(join(root, "release", TAG, TARBALL));
-        const sums = await readFile(join(root, "release", TAG, CHECKSUMS_FILE), "utf8");
+        const served = await readFile(join(inject("release"), TARBALL));
+        const sums = await readFile(join(inject("release"), CHECKSUMS_FILE), "utf8");
         const right = new RegExp(`^([0-9a-f]{64})  ${escapeRegExp(TARBALL)}$`, "m").exec(sums)?.[1];
         expect(right, `${CHECKSUMS_FILE}'s line of the tarball`).toBe(
           createHash("sha256").update(served).digest("hex"),

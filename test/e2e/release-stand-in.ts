@@ -12,6 +12,7 @@ import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } f
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 
+import { REPOSITORY_URL } from "../../provider/tokens";
 import { mustRun } from "../../scripts/user-project";
 
 /** One request a stand-in saw. */
@@ -129,5 +130,31 @@ export async function startRefusingProxy(): Promise<RefusingProxy> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/** `text` as a regular expression that matches it alone. */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * What sends the engine's download of this project's plugin to `release`, and every other request of
+ * a program's `pulumi` to `proxy`: the override's pattern names the project's own address only, since
+ * the engine matches its fallbacks (get.pulumi.com) against the same overrides. Automatic plugin
+ * acquisition is left on, as on a user's machine (a value of `undefined` removes a variable).
+ */
+export function pluginDownloadEnvironment(
+  release: ReleaseServer,
+  proxy: RefusingProxy,
+): Record<string, string | undefined> {
+  return {
+    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${escapeRegExp(`${REPOSITORY_URL}/releases/download/`)}=${release.url}/releases/download/v\${VERSION}`,
+    SSL_CERT_FILE: release.certificate,
+    HTTPS_PROXY: proxy.url,
+    HTTP_PROXY: proxy.url,
+    https_proxy: proxy.url,
+    http_proxy: proxy.url,
+    NO_PROXY: "",
+    no_proxy: "",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: undefined,
   };
 }
