@@ -9,7 +9,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } from "node:http2";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, type Socket, connect } from "node:net";
 import { join } from "node:path";
 
 import { REPOSITORY_URL } from "../../provider/tokens";
@@ -34,10 +34,11 @@ export interface ReleaseServer {
   close(): Promise<void>;
 }
 
-/** The proxy that lets nothing out. */
+/** The proxy that lets nothing out but the tunnels it was told to open. */
 export interface RefusingProxy {
   /** `http://127.0.0.1:PORT`, for `HTTPS_PROXY` and `HTTP_PROXY`. */
   url: string;
+  /** What it refused. */
   requests: Logged[];
   close(): Promise<void>;
 }
@@ -106,9 +107,13 @@ export async function startReleaseServer(assets: string, work: string): Promise<
   };
 }
 
-/** A proxy that answers every request, and every tunnel asked for with CONNECT, 403. */
-export async function startRefusingProxy(): Promise<RefusingProxy> {
+/**
+ * A proxy that answers every request, and every tunnel asked for with CONNECT, 403, but the tunnels
+ * to the `host:port`s of `passes` (a package registry a test installs from), which it opens.
+ */
+export async function startRefusingProxy(passes: readonly string[] = []): Promise<RefusingProxy> {
   const requests: Logged[] = [];
+  const tunnels = new Set<Socket>();
   const server = createHttpServer((request, response) => {
     requests.push({
       method: request.method ?? "",
@@ -117,9 +122,24 @@ export async function startRefusingProxy(): Promise<RefusingProxy> {
     });
     response.writeHead(403).end();
   });
-  server.on("connect", (request, socket) => {
-    requests.push({ method: "CONNECT", target: request.url ?? "", httpVersion: request.httpVersion });
-    socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+  server.on("connect", (request, socket: Socket, head: Buffer) => {
+    const target = request.url ?? "";
+    if (!passes.includes(target)) {
+      requests.push({ method: "CONNECT", target, httpVersion: request.httpVersion });
+      socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+      return;
+    }
+    const [host, portText] = target.split(":");
+    const upstream = connect(Number(portText), host, () => {
+      socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      upstream.write(head);
+      upstream.pipe(socket).pipe(upstream);
+    });
+    for (const end of [socket, upstream]) {
+      tunnels.add(end);
+      end.on("close", () => tunnels.delete(end));
+      end.on("error", () => (end === socket ? upstream : socket).destroy());
+    }
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -128,6 +148,7 @@ export async function startRefusingProxy(): Promise<RefusingProxy> {
     requests,
     async close() {
       server.closeAllConnections();
+      for (const tunnel of tunnels) tunnel.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
