@@ -386,7 +386,7 @@ export function pulumiSchema(): PulumiPackageSchema {
     language: {
       python: {
         packageName: "pulumi_notification_handlers",
-        requires: { pulumi: ">=3.0.0,<4.0.0" },
+        // No floor of our own: the generator writes the one its code needs (pulumi.type_token and more).
       },
       go: {
         importBasePath:

@@ -2,13 +2,14 @@
  * What `npm run release` builds with besides the repository's own dependencies, each installed by
  * package name at a pinned version and kept in the user's cache folder
  * (`~/.cache/pulumi-notification-handlers/release/`), so that a second release fetches nothing:
- * the Node.js runtimes (npm), `rcodesign` (crates.io's apple-codesign), Python's `build` and `twine`
- * (PyPI, in a virtual environment of their own), and the project's Go helper (scripts/release-go).
+ * the Node.js runtimes (npm), `rcodesign` (crates.io's apple-codesign), Python's `build`, `twine` and
+ * `pypiserver` (PyPI, in a virtual environment of their own), and the project's Go helper
+ * (scripts/release-go).
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -108,30 +109,52 @@ export async function ensureRcodesign(log: ProgressLog): Promise<string> {
   return rcodesign;
 }
 
-/** Python's packaging tools for the Python SDK, pinned; `setuptools` is what its pyproject.toml builds with. */
-export const PYTHON_TOOLS = ["build==1.6.1", "twine==7.0.0", "setuptools==84.2.1"] as const;
+/**
+ * Python's packaging tools for the Python SDK, every package pinned, in a requirements file that the
+ * release workflow installs too: `setuptools` is what the SDK's pyproject.toml builds with; `twine`
+ * checks and uploads; `pypiserver` is the package index the tests install the SDK from.
+ */
+export const PYTHON_TOOLS_FILE = join(REPOSITORY_ROOT, "scripts", "release-python-tools.txt");
+
+/** The pinned requirement of one of the Python tools, `setuptools==84.2.1`. */
+export async function pythonToolPin(name: string): Promise<string> {
+  const pin = (await readFile(PYTHON_TOOLS_FILE, "utf8"))
+    .split("\n")
+    .find((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}==`));
+  if (pin === undefined) throw new Error(`${PYTHON_TOOLS_FILE} pins no ${name}`);
+  return pin.trim();
+}
 
 /**
- * A virtual environment holding {@link PYTHON_TOOLS}, made with `python3 -m venv` the first time;
- * its folder is named after the pins, so that new pins make a new one. Returns its `python`.
+ * A virtual environment holding the Python tools, made with `python3 -m venv` the first time; its
+ * folder is named after the pins, so that new pins make a new one. Returns its `python`.
  */
 export async function ensurePythonTools(log: ProgressLog): Promise<string> {
-  const pins = createHash("sha256").update(PYTHON_TOOLS.join("\n")).digest("hex").slice(0, 12);
+  const requirements = await readFile(PYTHON_TOOLS_FILE, "utf8");
+  const pins = createHash("sha256").update(requirements).digest("hex").slice(0, 12);
   const venv = join(RELEASE_CACHE, `python-tools-${pins}`);
   const python = join(venv, "bin", "python");
   const ready = join(venv, ".ready");
   if (existsSync(ready)) return python;
-  await step(log, `Installing ${PYTHON_TOOLS.join(", ")} into a virtual environment (pip)`, async () => {
-    await rm(venv, { recursive: true, force: true });
-    await run("python3", ["-m", "venv", venv]).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-      throw new Error("Python 3 with venv is needed to build the Python SDK's wheel and sdist");
-    });
-    await run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...PYTHON_TOOLS], {
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    await writeFile(ready, `${PYTHON_TOOLS.join("\n")}\n`);
-  });
+  await step(
+    log,
+    `Installing the Python tools (${PYTHON_TOOLS_FILE}) into a virtual environment (pip)`,
+    async () => {
+      await rm(venv, { recursive: true, force: true });
+      await run("python3", ["-m", "venv", venv]).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+        throw new Error("Python 3 with venv is needed to build the Python SDK's wheel and sdist");
+      });
+      await run(
+        python,
+        ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", PYTHON_TOOLS_FILE],
+        {
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
+      await writeFile(ready, requirements);
+    },
+  );
   return python;
 }
 

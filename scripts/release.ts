@@ -37,6 +37,7 @@ import {
 } from "./build-plugin";
 import { generateSdks } from "./build-sdks";
 import { type ProgressLog, formatDuration, step, toStderr } from "./progress";
+import { bundleGoSdkTag, goSdkBundleName, goSdkTag, tagGoSdk } from "./release-go-tag";
 import {
   describeExecutable,
   inspectExecutable,
@@ -55,14 +56,14 @@ import {
   runtimeSpec,
 } from "./release-targets";
 import {
-  PYTHON_TOOLS,
+  pythonToolPin,
   buildReleaseGo,
   ensurePythonTools,
   ensureRcodesign,
   extractRuntime,
   fetchRuntime,
 } from "./release-tools";
-import { PACKAGES, type PackageSpecs, REPOSITORY_ROOT, packPackages } from "./user-project";
+import { PACKAGES, type PackageSpecs, REPOSITORY_ROOT, packPackages, scratchFolder } from "./user-project";
 
 const run = promisify(execFile);
 
@@ -375,7 +376,7 @@ export async function buildRelease(
 
   const sdk = join(work, "sdk");
   await generateSdks({ outDir: sdk, toolsDir, version, log });
-  const setuptools = PYTHON_TOOLS.find((pin) => pin.startsWith("setuptools=="))!;
+  const setuptools = await pythonToolPin("setuptools");
   await step(log, "Building the Python SDK's wheel and sdist (python -m build, twine check)", () =>
     buildPythonSdk(sdk, out, python, setuptools, stamp),
   );
@@ -444,9 +445,34 @@ if (require.main === module) {
   const started = performance.now();
   // `--platform linux-amd64` (repeatable) builds the plugin of those platforms only.
   const { values } = parseArgs({ options: { platform: { type: "string", multiple: true } } });
+  /**
+   * The Go SDK committed on HEAD and tagged `sdk/go/v<version>` in the checkout, generated again
+   * (in under a second) since buildRelease removes its work folder.
+   */
+  const tagTheGoSdk = async (): Promise<void> => {
+    const version = packageVersion();
+    const sdk = await scratchFolder("release-sdks");
+    try {
+      await generateSdks({
+        outDir: sdk,
+        toolsDir: join(REPOSITORY_ROOT, "dist", "tools"),
+        version,
+        log: toStderr,
+      });
+      await tagGoSdk({ repository: REPOSITORY_ROOT, sdkGo: join(sdk, "go"), version, log: toStderr });
+      // For the release workflow's publish job, which pushes the tag from a checkout of its own.
+      await bundleGoSdkTag(REPOSITORY_ROOT, version, join(RELEASE_ROOT, goSdkBundleName(version)));
+      toStderr(`Pushing the tag publishes the Go SDK: git push origin ${goSdkTag(version)}`);
+    } finally {
+      await rm(sdk, { recursive: true, force: true });
+    }
+  };
   buildRelease(toStderr, { platforms: values.platform })
     .then(async (folder) => {
       process.stdout.write(await listRelease(folder));
+      // Only a release of every platform is one to publish.
+      if (values.platform === undefined) await tagTheGoSdk();
+      else toStderr(`A release of some platforms only: the Go SDK is not tagged.`);
       toStderr(`The release took ${formatDuration(performance.now() - started)}.`);
     })
     .catch((error: unknown) => {

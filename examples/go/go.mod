@@ -118,6 +118,3 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	lukechampine.com/frand v1.4.2 // indirect
 )
-
-// The SDK is generated into the checkout by `npm run build:sdks`; it is not published yet.
-replace github.com/notification-handlers/pulumi-notification-handlers/sdk/go => ../../sdk/go

@@ -1,8 +1,29 @@
 /**
- * examples/go on the user's path: yaml-program's handlers in Go, through the plugin and the generated
- * Go SDK, which go.mod takes from the checkout with a `replace`; the program builds with the machine's
- * Go caches (see `program-on-two-sites.ts` for what is run and checked).
+ * examples/go on the user's path, as with a release: go.mod with no `replace`, the README's
+ * `go get` taking the Go SDK from the repository's tag `sdk/go/v0.2.0` (a bare clone tagged by the
+ * release's own code) and checking it against go.sum (a schema or generator change moves the SDK's
+ * sums: `npm run pins:update -- --go-sdk`), the plugin downloaded by the engine from the release, and
+ * nothing else fetched but the registries named below; the program builds with the machine's Go
+ * caches (see `program-on-two-sites.ts` for what is run and checked).
  */
-import { describeProgramOnTwoSites } from "./program-on-two-sites";
+import { inject } from "vitest";
 
-describeProgramOnTwoSites({ example: "go", installed: [] });
+import { startGoSdkTag } from "./go-tag-stand-in";
+import { describeProgramOnTwoSites } from "./program-on-two-sites";
+import { startPluginRelease, together } from "./release-stand-in";
+
+describeProgramOnTwoSites({
+  example: "go",
+  installed: ["go: downloading github.com/notification-handlers/pulumi-notification-handlers/sdk/go v0.2.0"],
+  registries: async (work) =>
+    together(
+      // npm's registry for the server's dependencies; the Go module proxy and checksum database
+      // for any of Pulumi's modules the machine's module cache lacks.
+      await startPluginRelease(inject("release"), work, [
+        "registry.npmjs.org:443",
+        "proxy.golang.org:443",
+        "sum.golang.org:443",
+      ]),
+      await startGoSdkTag(work),
+    ),
+});

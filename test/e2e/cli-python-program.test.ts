@@ -1,11 +1,32 @@
 /**
- * examples/python on the user's path: yaml-program's handlers in Python, through the plugin and the
- * generated Python SDK, installed with pip into the virtual environment Pulumi.yaml names (see
- * `program-on-two-sites.ts` for what is run and checked).
+ * examples/python on the user's path, as with a release: yaml-program's handlers in Python through
+ * the plugin and the generated Python SDK. `pip install -r requirements.txt` takes the SDK from a
+ * stand-in of PyPI (its wheel fetched from there, the only package the install adds to the seeded
+ * virtual environment), and the first `pulumi up` downloads the plugin from a stand-in of the GitHub
+ * release, nothing else leaving the machine (see `program-on-two-sites.ts` for what is run and checked).
  */
+import { inject } from "vitest";
+
+import { startPythonSdkIndex } from "./package-index-stand-in";
 import { describeProgramOnTwoSites } from "./program-on-two-sites";
+import { startPluginRelease, together } from "./release-stand-in";
 
 describeProgramOnTwoSites({
   example: "python",
-  installed: ["Successfully installed", "pulumi_notification_handlers-0.2.0"],
+  installed: [
+    "Looking in indexes: http://127.0.0.1:",
+    // Everything else is in the seeded environment at the version constraints.txt pins.
+    "Successfully installed pulumi-notification-handlers-0.2.0\n",
+  ],
+  registries: async (work) =>
+    together(
+      // npm's registry for the server's dependencies; PyPI for any package the seeded environment
+      // lacks (none while constraints.txt and the requirements agree).
+      await startPluginRelease(inject("release"), work, [
+        "registry.npmjs.org:443",
+        "pypi.org:443",
+        "files.pythonhosted.org:443",
+      ]),
+      await startPythonSdkIndex(inject("release"), work),
+    ),
 });

@@ -1,16 +1,21 @@
 /**
  * The tests of the examples that declare yaml-program's handlers in a general-purpose language through
  * the plugin and its generated SDK (examples/python, examples/go): each README's "Run it" run as
- * written with the Pulumi CLI, the plugin installed from its tarball, then the handlers on two sites
+ * written with the Pulumi CLI, the SDK installed from a stand-in of its registry and the plugin
+ * downloaded by the engine from a stand-in of the release, then the handlers on two sites
  * (an explicit provider for the second), a lookup, a handler set from the example's YAML files (built by
  * the plugin, a secret from the stack's config), drift named by field and repaired, no secret in the
  * state or in anything printed, and destroy. The steps the YAML example's test shares are exported.
  */
+import { rm } from "node:fs/promises";
+
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 import type { PreviewJson } from "../../cli/summary";
 import { parseDriftNotes } from "../../provider/drift-note";
 import { NotificationHandlersClient } from "../../sdk/client/client";
+import { scratchFolder } from "../../scripts/user-project";
+import type { Registries } from "./release-stand-in";
 import { storyStep } from "./story-step";
 import { listAll, type ReadmeStep, runItSteps, UserSession } from "./user-path";
 
@@ -23,11 +28,16 @@ type Outputs = Record<"oncallId" | "pagerId" | "inboxId", number> & {
   teamIds: Record<string, number>;
 };
 
-/** What differs between the examples: the folder, and what the install step prints beyond the plugin's. */
+/** What differs between the examples: the folder, what it installs from, and what that prints. */
 export interface ProgramExample {
   example: string;
   /** Text the README's install step prints when it installed what the program needs. */
   installed: string[];
+  /**
+   * The stand-ins of what the README installs from (the plugin's release among them), started in
+   * `work` before it runs.
+   */
+  registries: (work: string) => Promise<Registries>;
 }
 
 /** The two servers the READMEs start: the default site and the one the explicit provider targets. */
@@ -121,30 +131,36 @@ export async function destroyLeavingInbox(s: UserSession, sites: TwoSites, title
 }
 
 /** The suite of one example (see the file comment). */
-export function describeProgramOnTwoSites({ example, installed }: ProgramExample): void {
+export function describeProgramOnTwoSites({ example, installed, registries }: ProgramExample): void {
   describe(`examples/${example}, run as its README says with the Pulumi CLI`, () => {
     let session: UserSession | undefined;
     let sites: TwoSites | undefined;
+    let standIns: Registries | undefined;
+    let work: string | undefined;
 
     afterAll(async () => {
       await sites?.staging.close();
       await sites?.production.close();
       await session?.dispose();
+      await standIns?.close();
+      if (work !== undefined) await rm(work, { recursive: true, force: true });
     });
 
     // One story: each step acts on the stack the steps before it left.
     it("brings the program up on two sites, repairs drift, keeps secrets out, and destroys it", async () => {
       const steps = await runItSteps(example);
       expect(steps).toHaveLength(4);
-      session = await UserSession.start(example, { pathFirst: inject("enginePath") });
+      work = await scratchFolder(`stand-ins-${example}`);
+      standIns = await registries(work);
+      session = await UserSession.start(example, { pathFirst: inject("enginePath"), env: standIns.env });
       const s = session;
       await s.step(steps[0]!);
       sites = await openSites(s);
       const { staging, production } = sites;
 
-      await storyStep("install the plugin from its tarball", async () => {
+      await storyStep("install the SDK from its registry", async () => {
         const install = (await s.step(steps[1]!)).map((r) => `${r.stdout}${r.stderr}`).join("\n");
-        for (const text of ["notification-handlers-0.2.0", ...installed]) expect(install).toContain(text);
+        for (const text of installed) expect(install).toContain(text);
       });
 
       const ids = await storyStep(
@@ -153,6 +169,8 @@ export function describeProgramOnTwoSites({ example, installed }: ProgramExample
           const [up] = await s.step(steps[2]!);
           // The stack, the second provider, four handlers, the handler set and its two.
           expect(up!.stdout).toMatch(/9 created/);
+          // The plugin the SDK names, downloaded by the engine from the release.
+          standIns!.expectServed();
           // The lookup's result is secret, as it holds the handler's settings: its id with it.
           const outputs = await s.mustSh("pulumi stack output --json --show-secrets", false);
           const ids = JSON.parse(outputs.stdout) as Outputs;

@@ -27,6 +27,7 @@ import { parse as parseYaml } from "yaml";
 
 import type { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
+import { PYTHON_DISTRIBUTION } from "../../scripts/release";
 import {
   copyExample,
   mustRun,
@@ -194,12 +195,15 @@ export async function expectVirtualenvAsPinned(python: string, constraints: stri
   expectPinned(`${python} has other packages than its constraints pin`, want, got, names);
 }
 
+/** This project's Python SDK, as pip names it: the one package a seeded environment lacks. */
+const PYTHON_SDK = PYTHON_DISTRIBUTION.replaceAll("_", "-");
+
 /**
- * Puts into a Python project the virtual environment its Pulumi.yaml names, with its
- * `requirements.txt` installed under its `constraints.txt` (see {@link installedOnce}) and checked to
- * be what the constraints pin: installing `pulumi` takes about 25 s. The README's own
- * `python3 -m venv` and `pip install` run as written and find it complete; they call pip as
- * `venv/bin/python -m pip`, which holds in a moved environment, where `venv/bin/pip` would not.
+ * Puts into a Python project the virtual environment its Pulumi.yaml names, holding every package
+ * its `constraints.txt` pins but this project's SDK (see {@link installedOnce}), checked to be those
+ * pins: installing `pulumi` takes about 25 s. The README's own `python3 -m venv` and `pip install`
+ * run as written and add the SDK alone, from the index the session's environment names; they call
+ * pip as `venv/bin/python -m pip`, which holds in a moved environment, where `venv/bin/pip` would not.
  */
 export async function seedVirtualenv(project: string, env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseYaml(await readFile(join(project, "Pulumi.yaml"), "utf8")) as {
@@ -210,16 +214,19 @@ export async function seedVirtualenv(project: string, env: NodeJS.ProcessEnv): P
   if (typeof virtualenv !== "string" || !existsSync(requirementsFile)) return;
   const requirements = await readFile(requirementsFile, "utf8");
   const constraints = await readFile(join(project, "constraints.txt"), "utf8");
+  const seeded = [...pipPins(constraints)]
+    .filter(([name]) => name !== PYTHON_SDK)
+    .map(([name, version]) => `${name}==${version}\n`)
+    .join("");
   const template = await installedOnce(`venv-${hashOf(requirements + constraints)}`, async (folder) => {
-    await writeFile(join(folder, "requirements.txt"), requirements);
-    await writeFile(join(folder, "constraints.txt"), constraints);
+    await writeFile(join(folder, "seeded.txt"), seeded);
     await mustRun("python3", ["-m", "venv", "venv"], { cwd: folder, env });
     const python = join(folder, "venv", "bin", "python");
-    await mustRun(python, ["-m", "pip", "install", "--quiet", "-r", "requirements.txt"], {
+    await mustRun(python, ["-m", "pip", "install", "--quiet", "-r", "seeded.txt"], {
       cwd: folder,
       env,
     });
-    await expectVirtualenvAsPinned(python, constraints);
+    await expectVirtualenvAsPinned(python, seeded);
   });
   await mustRun("cp", ["-a", join(template, "venv"), join(project, virtualenv)], { cwd: project, env });
 }
@@ -274,7 +281,14 @@ export class UserSession {
    */
   static async start(
     example: string,
-    options: { pathFirst: string[]; pins?: string; source?: string; seed?: boolean },
+    options: {
+      pathFirst: string[];
+      pins?: string;
+      source?: string;
+      seed?: boolean;
+      /** Variables for the user's shell beyond a plain user's (a value `undefined` removes one). */
+      env?: Readonly<Record<string, string | undefined>>;
+    },
   ): Promise<UserSession> {
     const root = await scratchFolder(`user-${example}`);
     const project = join(root, example);
@@ -295,9 +309,14 @@ export class UserSession {
       },
     });
     await mkdir(join(root, "state"), { recursive: true });
+    // Seeded as the user's earlier installs were made: without the stand-ins of this session.
     if (options.seed !== false) {
       await seedDependencies(project, env);
       await seedVirtualenv(project, env);
+    }
+    for (const [name, value] of Object.entries(options.env ?? {})) {
+      if (value === undefined) delete env[name];
+      else env[name] = value;
     }
     return new UserSession(root, project, envFile, env);
   }

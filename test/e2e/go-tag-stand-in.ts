@@ -1,0 +1,74 @@
+/**
+ * A stand-in for where `go get` takes the Go SDK from, this repository on GitHub at the tag
+ * `sdk/go/v<version>`: a bare clone of the checkout, in which the release's own `tagGoSdk` commits
+ * and tags the SDK the e2e set-up generated, and variables only (git's `insteadOf`, `GOPRIVATE`) that
+ * send the go command there for that module alone, with no proxy and no checksum database for it.
+ * The module is taken out of the machine's module cache first, since the go command never fetches
+ * a version it holds; `expectServed` then finds it there with the tag's commit as its origin.
+ */
+import { readFileSync } from "node:fs";
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+
+import { expect } from "vitest";
+
+import { REPOSITORY_URL } from "../../provider/tokens";
+import { packageVersion } from "../../scripts/build-plugin";
+import {
+  GO_SDK_FOLDER,
+  GO_SDK_MODULE,
+  goSdkFromRepository,
+  goSdkTag,
+  tagGoSdk,
+} from "../../scripts/release-go-tag";
+import { mustRun, REPOSITORY_ROOT } from "../../scripts/user-project";
+import type { Registries } from "./release-stand-in";
+
+/** Where a module's version is in a module cache: its download folder and its extracted files. */
+function cachePlaces(moduleCache: string, version: string): { downloads: string; files: string } {
+  // The path has no upper-case letter, so the cache's escaped form of it is itself.
+  const path = GO_SDK_MODULE.split("/");
+  return {
+    downloads: join(moduleCache, "cache", "download", ...path, "@v"),
+    files: join(moduleCache, ...path.slice(0, -1), `${path.at(-1)!}@v${version}`),
+  };
+}
+
+/** The Go SDK of the e2e set-up (the checkout's `sdk/go`) at its tag in a bare clone in `work`. */
+export async function startGoSdkTag(work: string): Promise<Registries> {
+  const version = packageVersion();
+  const repository = join(work, "repository.git");
+  const env = { cwd: work, env: process.env };
+  await mustRun("git", ["clone", "--quiet", "--bare", "--local", REPOSITORY_ROOT, repository], env);
+  const commit = await tagGoSdk({ repository, sdkGo: join(REPOSITORY_ROOT, GO_SDK_FOLDER), version });
+
+  // The machine's module cache, the user's session's too (scripts/user-project.ts, machineCaches).
+  const moduleCache = (await mustRun("go", ["env", "GOMODCACHE"], env)).stdout.trim();
+  const { downloads, files } = cachePlaces(moduleCache, version);
+  // The go command leaves extracted modules read-only.
+  await mustRun("chmod", ["-R", "u+w", files], env).catch(() => undefined);
+  await rm(files, { recursive: true, force: true });
+  const downloaded = await readdir(downloads).catch(() => []);
+  for (const name of downloaded.filter((n) => n.startsWith(`v${version}.`)))
+    await rm(join(downloads, name), { force: true });
+
+  return {
+    env: goSdkFromRepository(repository),
+    expectServed() {
+      const info = JSON.parse(readFileSync(join(downloads, `v${version}.info`), "utf8")) as {
+        Origin?: unknown;
+      };
+      expect(info.Origin, "where the go command took the Go SDK from").toEqual({
+        VCS: "git",
+        URL: REPOSITORY_URL,
+        Subdir: GO_SDK_FOLDER,
+        Hash: commit,
+        Ref: `refs/tags/${goSdkTag(version)}`,
+      });
+      expect(readFileSync(join(files, "go.mod"), "utf8")).toMatch(new RegExp(`^module ${GO_SDK_MODULE}\n`));
+    },
+    async close() {
+      // The bare clone is in `work`, which its caller removes.
+    },
+  };
+}
