@@ -6,7 +6,13 @@
  * environment stands in for (checkout: the project folder; setup-node and pulumi/actions: Node.js and
  * the Pulumi CLI on PATH); any other action fails the run, so a workflow cannot grow a step no test
  * takes. `if:` knows `always()`, `success()` and `failure()`, as GitHub's step status functions.
+ *
+ * Jobs run one after another in one checkout, as a test runs a repository's workflows, so a later
+ * job's `npm ci` would install again what an earlier job's `npm ci` just installed there: given
+ * `installed`, such a step is taken as done while the manifest, the lockfile and the installed tree
+ * are byte for byte as that run left them (see {@link JobOptions.installed}).
  */
+import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,7 +21,13 @@ import { parse } from "yaml";
 import { runCommand, type CommandResult } from "../../scripts/user-project";
 
 /** The actions a test environment provides, by name (the part before `@`). */
-const PROVIDED_ACTIONS = new Set(["actions/checkout", "actions/setup-node", "pulumi/actions"]);
+const PROVIDED_ACTIONS = new Set([
+  "actions/checkout",
+  "actions/setup-node",
+  "pulumi/actions",
+  // The test puts the artifact where the step's `path` says before the job runs.
+  "actions/download-artifact",
+]);
 
 interface WorkflowStep {
   name?: string;
@@ -39,8 +51,13 @@ interface Workflow {
 /** One step as it ran. */
 export interface StepRun {
   name: string;
-  /** Undefined for a step that was not run (its `if:` was false) or an action the test provides. */
+  /**
+   * Undefined for a step that was not run (its `if:` was false), an action the test provides, or an
+   * install taken as done (`installedBy`).
+   */
   result?: CommandResult;
+  /** The job whose identical install, on the same files, this step was taken as (see `JobOptions.installed`). */
+  installedBy?: string;
 }
 
 /** The outcome of a job. */
@@ -60,6 +77,26 @@ export interface JobOptions {
   env: NodeJS.ProcessEnv;
   /** Values of `${{ ... }}` expressions, by their text: `secrets.X`, `vars.X`, `github.token`... */
   context: Record<string, string>;
+  /**
+   * Shared by the jobs of one checkout: each `npm ci` that succeeds is recorded here, and a later
+   * `npm ci` in the same folder is taken as done while that folder's package.json, package-lock.json
+   * and node_modules/.package-lock.json (the tree npm wrote) are unchanged. Without it every step runs.
+   */
+  installed?: Map<string, { job: string; files: string }>;
+}
+
+/** The commands that install exactly what the lockfile pins, and nothing else: the same files, the same tree. */
+const LOCKFILE_INSTALLS = new Set(["npm ci"]);
+
+/** The files an `npm ci` in `folder` reads and writes, hashed; undefined while one is missing. */
+async function installFiles(folder: string): Promise<string | undefined> {
+  const hash = createHash("sha256");
+  for (const file of ["package.json", "package-lock.json", join("node_modules", ".package-lock.json")]) {
+    const text = await readFile(join(folder, file)).catch(() => undefined);
+    if (text === undefined) return undefined;
+    hash.update(file).update("\0").update(text).update("\0");
+  }
+  return hash.digest("hex");
 }
 
 /** Reads a workflow file. */
@@ -104,30 +141,39 @@ export async function runJob(workflow: Workflow, jobName: string, options: JobOp
         continue;
       }
       if (step.run === undefined) throw new Error(`step ${name} has neither run nor uses`);
+      const command = expand(step.run);
+      const cwd =
+        step["working-directory"] === undefined ? options.cwd : join(options.cwd, step["working-directory"]);
+      const install = options.installed !== undefined && LOCKFILE_INSTALLS.has(command.trim());
+      if (install) {
+        const earlier = options.installed?.get(cwd);
+        if (earlier !== undefined && earlier.files === (await installFiles(cwd))) {
+          steps.push({ name, installedBy: earlier.job });
+          continue;
+        }
+      }
       const output = join(files, `output-${index}`);
       await writeFile(output, "");
-      const result = await runCommand(
-        "bash",
-        ["--noprofile", "--norc", "-eo", "pipefail", "-c", expand(step.run)],
-        {
-          cwd:
-            step["working-directory"] === undefined
-              ? options.cwd
-              : join(options.cwd, step["working-directory"]),
-          env: {
-            ...options.env,
-            CI: "true",
-            GITHUB_ACTIONS: "true",
-            GITHUB_STEP_SUMMARY: summaryFile,
-            GITHUB_OUTPUT: output,
-            ...envOf(workflow.env),
-            ...envOf(job.env),
-            ...envOf(step.env),
-          },
+      const result = await runCommand("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", command], {
+        cwd,
+        env: {
+          ...options.env,
+          CI: "true",
+          GITHUB_ACTIONS: "true",
+          GITHUB_STEP_SUMMARY: summaryFile,
+          GITHUB_OUTPUT: output,
+          ...envOf(workflow.env),
+          ...envOf(job.env),
+          ...envOf(step.env),
         },
-      );
+      });
       steps.push({ name, result });
       if (result.code !== 0) success = false;
+      if (install) {
+        const installed = result.code === 0 ? await installFiles(cwd) : undefined;
+        if (installed === undefined) options.installed?.delete(cwd);
+        else options.installed?.set(cwd, { job: jobName, files: installed });
+      }
     }
     return { success, steps, summary: await readFile(summaryFile, "utf8") };
   } finally {
