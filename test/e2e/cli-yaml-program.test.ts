@@ -1,11 +1,15 @@
 /**
- * examples/yaml-program on the user's path: the plugin installed from its tarball with `pulumi plugin
- * install`, and the README's "Run it" steps run as written with the Pulumi CLI and Pulumi YAML's
+ * examples/yaml-program on the user's path: the plugin installed with the README's `pulumi plugin
+ * install --server`, from a stand-in of the GitHub release, and the README's "Run it" steps run as written with the Pulumi CLI and Pulumi YAML's
  * language host: handlers on two sites (an explicit provider for the second), a lookup, drift named
  * field by field and repaired, an import whose generated code holds no secret, refusals that show no
  * secret; then destroy.
  */
+import { rm } from "node:fs/promises";
+
 import { afterAll, describe, expect, inject, it } from "vitest";
+
+import { scratchFolder } from "../../scripts/user-project";
 
 import {
   destroyLeavingInbox,
@@ -16,6 +20,7 @@ import {
   type TwoSites,
 } from "./program-on-two-sites";
 import { expectRefusalsKeepSecrets } from "./refusals";
+import { type Registries, startPluginRelease } from "./release-stand-in";
 import { storyStep } from "./story-step";
 import { listAll, runItSteps, UserSession } from "./user-path";
 
@@ -29,26 +34,34 @@ type Outputs = Record<"oncallId" | "pagerId" | "inboxId", number>;
 describe("examples/yaml-program, run as its README says with the Pulumi CLI", () => {
   let session: UserSession | undefined;
   let sites: TwoSites | undefined;
+  let release: Registries | undefined;
+  let work: string | undefined;
 
   afterAll(async () => {
     await sites?.staging.close();
     await sites?.production.close();
     await session?.dispose();
+    await release?.close();
+    if (work !== undefined) await rm(work, { recursive: true, force: true });
   });
 
   // One story: each step acts on the stack the steps before it left.
   it("brings the program up on two sites, repairs drift, imports, refuses a bad value, keeps secrets out, and destroys", async () => {
     const steps = await runItSteps("yaml-program");
     expect(steps).toHaveLength(5);
-    session = await UserSession.start("yaml-program", { pathFirst: inject("enginePath") });
+    work = await scratchFolder("stand-ins-yaml-program");
+    // npm's registry for the server's dependencies.
+    release = await startPluginRelease(inject("release"), work, ["registry.npmjs.org:443"]);
+    session = await UserSession.start("yaml-program", { pathFirst: inject("enginePath"), env: release.env });
     const s = session;
     await s.step(steps[0]!);
     sites = await openSites(s);
     const { staging, production } = sites;
 
-    await storyStep("install the plugin from its tarball", async () => {
+    await storyStep("install the plugin from the release", async () => {
       const [install] = await s.step(steps[1]!);
       expect(`${install!.stdout}${install!.stderr}`).toContain("notification-handlers-0.2.0");
+      release!.expectServed();
     });
 
     const ids = await storyStep("up on two sites", async () => {
