@@ -10,7 +10,7 @@ import { inject } from "vitest";
 
 import { startGoSdkTag } from "./go-tag-stand-in";
 import { describeProgramOnTwoSites } from "./program-on-two-sites";
-import { startPluginRelease, together } from "./release-stand-in";
+import { startPluginRelease, together } from "./registries";
 
 describeProgramOnTwoSites({
   example: "go",

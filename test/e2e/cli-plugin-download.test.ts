@@ -32,7 +32,7 @@ import {
   pluginDownloadEnvironment,
   startRefusingProxy,
   startReleaseServer,
-} from "./release-stand-in";
+} from "../../scripts/release-stand-in";
 import { storyStep } from "./story-step";
 
 const { version } = JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"), "utf8")) as {

@@ -9,7 +9,7 @@ import { inject } from "vitest";
 
 import { startPythonSdkIndex } from "./package-index-stand-in";
 import { describeProgramOnTwoSites } from "./program-on-two-sites";
-import { startPluginRelease, together } from "./release-stand-in";
+import { startPluginRelease, together } from "./registries";
 
 describeProgramOnTwoSites({
   example: "python",

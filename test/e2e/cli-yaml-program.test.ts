@@ -20,7 +20,7 @@ import {
   type TwoSites,
 } from "./program-on-two-sites";
 import { expectRefusalsKeepSecrets } from "./refusals";
-import { type Registries, startPluginRelease } from "./release-stand-in";
+import { type Registries, startPluginRelease } from "./registries";
 import { storyStep } from "./story-step";
 import { listAll, runItSteps, UserSession } from "./user-path";
 

@@ -22,7 +22,7 @@ import {
   tagGoSdk,
 } from "../../scripts/release-go-tag";
 import { mustRun, REPOSITORY_ROOT } from "../../scripts/user-project";
-import type { Registries } from "./release-stand-in";
+import type { Registries } from "./registries";
 
 /** Where a module's version is in a module cache: its download folder and its extracted files. */
 function cachePlaces(moduleCache: string, version: string): { downloads: string; files: string } {

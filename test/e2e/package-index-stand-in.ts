@@ -17,7 +17,7 @@ import { expect } from "vitest";
 
 import { PYTHON_DISTRIBUTION } from "../../scripts/release";
 import { ensurePythonTools } from "../../scripts/release-tools";
-import type { Registries } from "./release-stand-in";
+import type { Registries } from "./registries";
 
 /** Where pip finds every project the stand-in does not hold. */
 const PYPI_SIMPLE = "https://pypi.org/simple/";

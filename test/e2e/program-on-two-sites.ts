@@ -15,7 +15,7 @@ import type { PreviewJson } from "../../cli/summary";
 import { parseDriftNotes } from "../../provider/drift-note";
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import { scratchFolder } from "../../scripts/user-project";
-import type { Registries } from "./release-stand-in";
+import type { Registries } from "./registries";
 import { storyStep } from "./story-step";
 import { listAll, type ReadmeStep, runItSteps, UserSession } from "./user-path";
 

@@ -10,13 +10,10 @@ import { mkdir, readFile, stat } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } from "node:http2";
 import { type AddressInfo, type Socket, connect } from "node:net";
-import { basename, dirname, join } from "node:path";
+import { join } from "node:path";
 
-import { expect } from "vitest";
-
-import { REPOSITORY_URL } from "../../provider/tokens";
-import { pluginTarballName } from "../../scripts/build-plugin";
-import { mustRun } from "../../scripts/user-project";
+import { REPOSITORY_URL } from "../provider/tokens";
+import { mustRun } from "./user-project";
 
 /** One request a stand-in saw. */
 export interface Logged {
@@ -181,53 +178,5 @@ export function pluginDownloadEnvironment(
     NO_PROXY: "127.0.0.1,localhost",
     no_proxy: "127.0.0.1,localhost",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: undefined,
-  };
-}
-
-/** Loopback stand-ins for what a README installs from, as its commands see them. */
-export interface Registries {
-  /** The variables that point the README's commands at the stand-ins (`undefined` removes one). */
-  env: Record<string, string | undefined>;
-  /** Fails unless each stand-in served what the README installed, and nothing left the machine. */
-  expectServed(): void;
-  close(): Promise<void>;
-}
-
-/**
- * The project's GitHub release, the e2e set-up's `release` folder, served for the engine's plugin
- * download, behind a proxy that opens tunnels to `passes` only (the package registries the README
- * installs the rest from).
- */
-export async function startPluginRelease(
-  release: string,
-  work: string,
-  passes: readonly string[],
-): Promise<Registries> {
-  const server = await startReleaseServer(dirname(release), join(work, "tls"));
-  const proxy = await startRefusingProxy(passes);
-  const tarball = `/releases/download/${basename(release)}/${pluginTarballName(basename(release).slice(1))}`;
-  return {
-    env: pluginDownloadEnvironment(server, proxy),
-    expectServed() {
-      expect(server.requests.map((r) => `${r.method} ${r.target}`)).toEqual([`GET ${tarball}`]);
-      expect(proxy.requests, "a request that left the machine").toEqual([]);
-    },
-    async close() {
-      await server.close();
-      await proxy.close();
-    },
-  };
-}
-
-/** Several stand-ins as one: their variables together, each checked, all closed. */
-export function together(...parts: Registries[]): Registries {
-  return {
-    env: Object.assign({}, ...parts.map((part) => part.env)) as Registries["env"],
-    expectServed() {
-      for (const part of parts) part.expectServed();
-    },
-    async close() {
-      await Promise.all(parts.map((part) => part.close()));
-    },
   };
 }
