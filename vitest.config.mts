@@ -1,13 +1,37 @@
-import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { availableParallelism, homedir } from "node:os";
+import { join, relative } from "node:path";
 
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { findPostgresBin } from "./scripts/postgres.js";
 
 // Node.js's on-disk compile cache, for every process the tests start (servers, the Pulumi CLI's
 // programs and providers, users' commands): each loads @pulumi/pulumi again, and compiling it took
 // about a sixth of a preview's CPU. It changes how fast code loads, nothing else.
 process.env.NODE_COMPILE_CACHE ??= join(import.meta.dirname, "node_modules", ".cache", "node-compile-cache");
+
+/**
+ * Each group's files longest first, by the durations of earlier runs (vitest's results cache, kept in
+ * the user's cache folder, so that a fresh clone on the same machine has them too), whatever their
+ * project: a long file started last keeps the run going while the other workers idle. As vitest
+ * orders them: failed ones first, and files of no known duration before the others, larger first.
+ */
+class LongestFirst extends BaseSequencer {
+  override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const rank = (spec: TestSpecification): number[] => {
+      const key = `${spec.project.name}:${relative(root, spec.moduleId)}`;
+      const known = this.ctx.cache.getFileTestResults(key);
+      const group = spec.project.config.sequence.groupOrder;
+      if (known === undefined) return [group, 0, 0, -(this.ctx.cache.getFileStats(key)?.size ?? 0)];
+      return [group, known.failed ? 0 : 1, 1, -known.duration];
+    };
+    const ranked = files.map((spec) => ({ spec, rank: rank(spec) }));
+    const compare = (a: number[], b: number[]): number =>
+      a.reduce((order, value, i) => order || value - (b[i] ?? 0), 0);
+    return Promise.resolve(ranked.sort((a, b) => compare(a.rank, b.rank)).map((r) => r.spec));
+  }
+}
 
 const reporters = process.env.CI
   ? ["default", ["json", { outputFile: "test-results/vitest.json" }]]
@@ -57,8 +81,15 @@ const postgresProjects =
       ];
 
 export default defineConfig({
+  // Vite's cache, and in it vitest's results cache, whose durations order the files (LongestFirst).
+  cacheDir: join(
+    process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
+    "pulumi-notification-handlers",
+    "vite",
+  ),
   test: {
     pool: "forks",
+    sequence: { sequencer: LongestFirst },
     // One more than the cores: the tests wait on servers, processes and timeouts, and fewer workers
     // left a core idle.
     maxWorkers: availableParallelism() + 1,

@@ -224,7 +224,6 @@ describe("against the reference server", () => {
     expect(up.outputs.isInstance?.value).toBe(true);
     expect(up.outputs.notInstance?.value).toBe(false);
     expect(await s.exportState()).not.toContain(webhook);
-    await s.destroy();
   });
 
   it("a lookup without configuration fails with the provider's config hint", async () => {

@@ -224,7 +224,8 @@ describe("notification-handlers export, then pulumi up of the exported project",
       );
       await run("npm", ["install", "--no-audit", "--no-fund"]);
       const mark = server.served.length;
-      const up = await run("pulumi", ["up", "--yes", "--stack", "dev"]);
+      // The update alone: its preview would run the program once more, and nothing reads what it shows.
+      const up = await run("pulumi", ["up", "--yes", "--skip-preview", "--stack", "dev"]);
       // The stack, the handler set's component in YAML, and every handler.
       const resources = ACCOUNT.length + (format === "yaml" ? 2 : 1);
       expect(up.stdout).toContain(`+ ${resources} created`);
@@ -269,7 +270,7 @@ describe("notification-handlers export, then pulumi up of the exported project",
       if (format === "yaml") {
         // Taken over, not owned: the set's transformation gave every handler retainOnDelete.
         const beforeDestroy = server.served.length;
-        const destroyed = await run("pulumi", ["destroy", "--yes", "--stack", "dev"]);
+        const destroyed = await run("pulumi", ["destroy", "--yes", "--skip-preview", "--stack", "dev"]);
         expect(destroyed.stdout).toContain(`- ${ACCOUNT.length + 2} deleted`);
         const retained = destroyed.stdout
           .split("\n")
@@ -327,14 +328,13 @@ describe("notification-handlers export, then pulumi up of the exported project",
         (await readFile(index, "utf8")).replaceAll("}, { retainOnDelete: true });", "});"),
       );
       const beforeHandOver = server.served.length;
-      // The update alone: its preview runs the same program again and would prove nothing more.
       const handedOver = await run("pulumi", ["up", "--yes", "--skip-preview", "--stack", "dev"]);
       expect(handedOver.stdout).toContain(`${ACCOUNT.length + 1} unchanged`);
       expect(server.countSince(beforeHandOver).writes, "writes to the API during the hand-over").toBe(0);
       expect(await server.handlers(key)).toEqual(before);
       expect(retaining(await readState())).toBe(0);
       // Owned now: a destroy deletes every handler.
-      const destroyed = await run("pulumi", ["destroy", "--yes", "--stack", "dev"]);
+      const destroyed = await run("pulumi", ["destroy", "--yes", "--skip-preview", "--stack", "dev"]);
       expect(destroyed.stdout).toContain(`- ${ACCOUNT.length + 1} deleted`);
       expect(destroyed.stdout).not.toContain("[retain]");
       expect(await server.handlers(key)).toEqual([]);

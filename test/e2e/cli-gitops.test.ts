@@ -90,6 +90,9 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
         "github.token": "ghs_placeholder",
         "github.event.pull_request.number": "42",
       },
+      // The jobs share this checkout: the first `npm ci` installs, and the later ones, the same
+      // command on the same lockfile, find its tree (workflow-runner.ts).
+      installed: new Map<string, { job: string; files: string }>(),
     };
     const driftWorkflow = await readWorkflow(join(WORKFLOWS, "notification-handlers-drift.yml"));
     const previewWorkflow = await readWorkflow(join(WORKFLOWS, "notification-handlers-preview.yml"));
@@ -102,6 +105,7 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     const pullRequest = await runJob(previewWorkflow, "preview", job);
     await writeFile(file, original);
     expect(pullRequest.success, printed(pullRequest)).toBe(true);
+    expect(pullRequest.steps.find((s) => s.name === "Install")?.result?.code).toBe(0);
     const validate = pullRequest.steps.find((s) => s.name === "Check the handler files")!;
     expect(validate.result!.stdout).toContain("1 handler in 1 file: no problems");
     const row = `| update | \`status-inbox\` | ${inbox!.id} "Status inbox" (in the code: "Status page inbox") | \`name\`: "Status inbox" → "Status page inbox" (changed in the code) |`;
@@ -123,6 +127,7 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     await client.notificationHandlers.delete(inbox!.id);
     const drifted = await runJob(driftWorkflow, "drift", job);
     expect(drifted.success).toBe(false);
+    expect(drifted.steps.find((s) => s.name === "Install")?.installedBy).toBe("preview");
     const check = drifted.steps.find((s) => s.name === "Check for drift")!;
     expect(check.result!.code).not.toBe(0);
     expect(check.result!.stdout).toContain("::error::The notification handlers of prod differ from the code");
@@ -138,6 +143,7 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     await writeFile(file, original.replace("name: Status inbox", "name: Status page inbox"));
     const deployed = await runJob(deployWorkflow, "deploy", job);
     expect(deployed.success, printed(deployed)).toBe(true);
+    expect(deployed.steps.find((s) => s.name === "Install")?.installedBy).toBe("preview");
     const recovered = deployed.steps.find((s) => s.name === "Record what a cut-off deploy made")!;
     expect(recovered.result!.stdout).toBe("no pending operations: nothing to recover\n");
     const after = await listAll(client);

@@ -49,6 +49,8 @@ describe.each([REFERENCE])("through a proxy injecting 20% faults, against $name"
         ...providerConfig(proxy!.url, key, target.strategy),
         "notification-handlers:requestTimeoutMs": String(CLIENT_TIMEOUT_MS),
       },
+      // Every handler's operation at once: the runs wait on timeouts and retries, not on the machine.
+      parallel: N + 1,
       program: () => {
         const ids = [];
         for (let i = 0; i < (phase === 0 ? N : N / 2); i++) {

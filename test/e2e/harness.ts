@@ -85,6 +85,8 @@ export interface CreateStackOptions {
   config?: Record<string, string | { secret: string }>;
   /** Extra environment for the engine and the provider (none of the caller's NOTIFICATION_HANDLERS_*). */
   env?: Record<string, string>;
+  /** How many resource operations each run has in flight at once; the engine's default (4 per core) when absent. */
+  parallel?: number;
 }
 
 /** Creates a stack whose engine runs offline (see offline-stack.ts). */
@@ -100,12 +102,13 @@ export async function createStack(options: CreateStackOptions): Promise<TestStac
     env: { NOTIFICATION_HANDLERS_BASE_URL: "", NOTIFICATION_HANDLERS_API_KEY: "", ...options.env },
   });
   const output: string[] = [];
-  const capture = (): { onOutput: (s: string) => void } => {
+  const capture = (): { onOutput: (s: string) => void; parallel?: number } => {
     output.push("");
     return {
       onOutput: (s: string) => {
         output[output.length - 1] += s;
       },
+      ...(options.parallel === undefined ? {} : { parallel: options.parallel }),
     };
   };
   const { stack } = offline;
