@@ -6,12 +6,13 @@
  * `pulumi-resource-notification-handlers recover` from where `pulumi plugin install` put it, `pulumi
  * up`, and a destroy (docs/interrupted-deploys.md).
  */
-import { writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 import type { NotificationHandlersClient } from "../../sdk/client/client";
+import { scratchFolder } from "../../scripts/user-project";
 import type { FaultProxy } from "../support/fault-proxy";
 import {
   cutOff,
@@ -23,6 +24,7 @@ import {
   recoveredLines,
   slowStack,
 } from "./cut-off";
+import { type Registries, startPluginRelease } from "./registries";
 import { listAll, runItSteps, UserSession } from "./user-path";
 
 const COUNT = 12;
@@ -54,10 +56,15 @@ describe("a YAML deploy cut off by SIGKILL, recovered with the plugin's executab
   let client: NotificationHandlersClient | undefined;
   let proxy: FaultProxy | undefined;
 
+  let release: Registries | undefined;
+  let work: string | undefined;
+
   afterAll(async () => {
     await client?.close();
     await proxy?.close();
     await session?.dispose();
+    await release?.close();
+    if (work !== undefined) await rm(work, { recursive: true, force: true });
   });
 
   it("leaves no duplicate and no orphan after cancel, the plugin's recover and up", async () => {
@@ -68,10 +75,13 @@ describe("a YAML deploy cut off by SIGKILL, recovered with the plugin's executab
       mark = Date.now();
     };
     const steps = await runItSteps("yaml-program");
-    session = await UserSession.start("yaml-program", { pathFirst: inject("enginePath") });
+    work = await scratchFolder("stand-ins-recover-plugin");
+    // npm's registry for the server's dependencies.
+    release = await startPluginRelease(inject("release"), work, ["registry.npmjs.org:443"]);
+    session = await UserSession.start("yaml-program", { pathFirst: inject("enginePath"), env: release.env });
     const s = session;
     await s.step(steps[0]!); // npm install, the keys, the servers
-    await s.step(steps[1]!); // pulumi plugin install from the tarball
+    await s.step(steps[1]!); // pulumi plugin install from the release
     await writeFile(join(s.project, "Pulumi.yaml"), PROGRAM);
     const key = await s.variable("KEY");
     ({ client, proxy } = await slowStack(s, key));

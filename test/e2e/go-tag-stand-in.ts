@@ -7,7 +7,7 @@
  * a version it holds; `expectServed` then finds it there with the tag's commit as its origin.
  */
 import { readFileSync } from "node:fs";
-import { readdir, rm } from "node:fs/promises";
+import { readFile, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 
 import { expect } from "vitest";
@@ -51,6 +51,15 @@ export async function startGoSdkTag(work: string): Promise<Registries> {
   const downloaded = await readdir(downloads).catch(() => []);
   for (const name of downloaded.filter((n) => n.startsWith(`v${version}.`)))
     await rm(join(downloads, name), { force: true });
+  // And its clone of the repository, whose tag an earlier run made on another commit: the go command
+  // does not move a tag it has fetched.
+  const clones = join(moduleCache, "cache", "vcs");
+  for (const name of await readdir(clones).catch(() => [])) {
+    const config = await readFile(join(clones, name, "config"), "utf8").catch(() => "");
+    if (!config.includes(REPOSITORY_URL)) continue;
+    for (const file of [name, `${name}.info`, `${name}.lock`])
+      await rm(join(clones, file), { recursive: true, force: true });
+  }
 
   return {
     env: goSdkFromRepository(repository),
