@@ -33,6 +33,7 @@ import { performance } from "node:perf_hooks";
 
 import { type Engine, enginePath, ensureEngine } from "../scripts/engine";
 import { mustRun } from "../scripts/user-project";
+import { loadAverage, out } from "./measure";
 import { type CountingServer, type Served, startCountingServer } from "./counting-server";
 import { PROFILE_DIR_ENV, PROFILE_LABEL_ENV } from "./cpu-profile-hook";
 import {
@@ -207,13 +208,6 @@ const median = (xs: number[]): number => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
-const load = (): string =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ");
-const out = (text: string): void => {
-  process.stdout.write(text);
-};
 
 /** The engine's default parallelism: 4 operations per core. */
 const defaultParallel = (): number => 4 * availableParallelism();
@@ -266,7 +260,7 @@ async function overhead(setup: Setup, opts: Options): Promise<void> {
   const columns = measured(setup);
   out(
     `## The CLI, ${n} handlers: ${mode.heading}, ${opts.rounds} rounds\n\n` +
-      `load average at the start ${load()}\n\n` +
+      `load average at the start ${loadAverage()}\n\n` +
       `| round | step | ${columns.map((k) => `${label[k]} | requests | ratio`).join(" | ")} | ${label.noop} | load (1 min) |\n` +
       `|---|---|${columns.map(() => "---|---|---|").join("")}---|---|\n`,
   );
@@ -313,7 +307,7 @@ async function overhead(setup: Setup, opts: Options): Promise<void> {
 
   const parallel = defaultParallel();
   out(
-    `\n### Medians of ${opts.rounds} rounds (load average at the end ${load()})\n\n` +
+    `\n### Medians of ${opts.rounds} rounds (load average at the end ${loadAverage()})\n\n` +
       `Requests counted at the server (the median; lists, reads and writes of the median round); the floor ` +
       `at the engine's default parallelism of ${parallel} (4 per core).\n\n` +
       `| handlers | step | provider | time | requests | lists / reads / writes | floor | ${label.noop} | ratio |\n` +

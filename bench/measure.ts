@@ -2,7 +2,19 @@
  * Timing and statistics for the benchmarks: run a call a fixed number of times with a fixed number
  * in flight, record each call's latency, and summarize as throughput and percentiles.
  */
+import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
+
+/** The 1, 5 and 15 minute load averages, as the reports print them. */
+export const loadAverage = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+
+/** Writes report text to stdout. */
+export const out = (text: string): void => {
+  process.stdout.write(text);
+};
 
 /** What one timed run recorded. */
 interface RunResult {

@@ -34,6 +34,7 @@ import {
   startRefusingProxy,
   startReleaseServer,
 } from "../scripts/release-stand-in";
+import { loadAverage, out } from "./measure";
 import { type CountingServer, startCountingServer } from "./counting-server";
 import { median } from "./plugin-calls";
 
@@ -154,13 +155,6 @@ async function freshUser(setup: Setup, dir: string): Promise<User> {
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
-const load = (): string =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ");
-const out = (text: string): void => {
-  process.stdout.write(text);
-};
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -215,7 +209,7 @@ async function main(): Promise<void> {
   out(
     `\n## The first \`pulumi up\` of a one-handler Pulumi YAML program, ${rounds} rounds ` +
       `(pulumi ${engine.version}, the plugin's tarball for ${machinePlatform()}: ${mib(tarballBytes)})\n\n` +
-      `load average at the start ${load()}\n\n` +
+      `load average at the start ${loadAverage()}\n\n` +
       `| round | first up, empty PULUMI_HOME | \`pulumi plugin install\` | up, plugin installed | first up minus up installed | load (1 min) |\n` +
       `|---|---|---|---|---|---|\n`,
   );
@@ -257,7 +251,7 @@ async function main(): Promise<void> {
   const install = median(installs);
   const installedUp = median(installedUps);
   out(
-    `\n### Medians of ${rounds} rounds (load average at the end ${load()})\n\n| figure | time |\n|---|---|\n` +
+    `\n### Medians of ${rounds} rounds (load average at the end ${loadAverage()})\n\n| figure | time |\n|---|---|\n` +
       `| first up from an empty PULUMI_HOME, the plugin's download included | ${seconds(median(firstUps))} |\n` +
       `| of which the plugin's download and install (first up minus up installed, per round) | ` +
       `${seconds(median(firstUps.map((first, i) => first - installedUps[i]!)))} |\n` +

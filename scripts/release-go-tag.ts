@@ -10,12 +10,13 @@
  * refused otherwise.
  */
 import { execFile } from "node:child_process";
-import { readFile, readdir, rm, stat } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { readFile, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { promisify } from "node:util";
 
 import { REPOSITORY_URL } from "../provider/tokens";
 import type { ProgressLog } from "./progress";
+import { filesUnder } from "./release-tools";
 import { scratchFolder } from "./user-project";
 
 const run = promisify(execFile);
@@ -38,17 +39,6 @@ export interface GoSdkTagOptions {
   /** The release's version, `0.2.0`. */
   version: string;
   log?: ProgressLog;
-}
-
-/** Every file under `folder`, as paths relative to it with `/` separators, sorted. */
-async function filesUnder(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  if (entries.some((entry) => entry.isSymbolicLink()))
-    throw new Error(`${folder} holds a symbolic link: the Go SDK is plain files`);
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(folder, join(entry.parentPath, entry.name)).split(sep).join("/"))
-    .sort();
 }
 
 /**

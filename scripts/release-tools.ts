@@ -9,9 +9,9 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { promisify } from "node:util";
 
 import { type ProgressLog, step } from "./progress";
@@ -28,10 +28,24 @@ export const RELEASE_CACHE = join(
 );
 
 /** The `sha512-<base64>` integrity of a file, as npm writes it. */
-async function sha512Integrity(file: string): Promise<string> {
+export async function sha512Integrity(file: string): Promise<string> {
   const hash = createHash("sha512");
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return `sha512-${hash.digest("base64")}`;
+}
+
+/**
+ * Every file under `folder`, as paths relative to it with `/` separators, sorted. A release is plain
+ * files: a symbolic link is an error.
+ */
+export async function filesUnder(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  if (entries.some((entry) => entry.isSymbolicLink()))
+    throw new Error(`${folder} holds a symbolic link: a release is plain files`);
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(folder, join(entry.parentPath, entry.name)).split(sep).join("/"))
+    .sort();
 }
 
 /**

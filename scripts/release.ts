@@ -19,7 +19,7 @@
 import { execFile } from "node:child_process";
 import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { join, relative, sep } from "node:path";
+import { join, relative } from "node:path";
 import { parseArgs, promisify } from "node:util";
 
 import { PLUGIN_EXECUTABLE } from "../provider/tokens";
@@ -58,6 +58,7 @@ import {
 import {
   pythonToolPin,
   buildReleaseGo,
+  filesUnder,
   ensurePythonTools,
   ensureRcodesign,
   extractRuntime,
@@ -130,15 +131,6 @@ async function commitTime(): Promise<string> {
   } catch {
     return new Date().toISOString().replace(/\.\d{3}Z$/, "Z"); // not a git checkout
   }
-}
-
-/** Every file under `folder`, as paths relative to it with `/` separators, sorted. */
-async function filesUnder(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(folder, join(entry.parentPath, entry.name)).split(sep).join("/"))
-    .sort();
 }
 
 /** The tools the plugin's executables need, found or installed before any is built. */

@@ -6,7 +6,6 @@
  * then the quickstart run with the Pulumi CLI. The version each example's lockfile pins is proven by
  * the example's own test.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
@@ -14,6 +13,7 @@ import { basename, join } from "node:path";
 import { afterEach, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
+import { sha512Integrity } from "../../scripts/release-tools";
 import { PACKAGES, REPOSITORY_ROOT } from "../../scripts/user-project";
 import {
   addRegistryUrls,
@@ -76,11 +76,6 @@ async function withoutTheProvider(project: string): Promise<void> {
   await writeFile(lockfile, `${JSON.stringify(lock, null, 2)}\n`);
   await addRegistryUrls(lockfile);
 }
-
-const integrityOf = async (file: string): Promise<string> =>
-  `sha512-${createHash("sha512")
-    .update(await readFile(file))
-    .digest("base64")}`;
 
 describe("a TypeScript user's install from the npm registry, on the oldest @pulumi/pulumi of the peer range", () => {
   let session: UserSession | undefined;
@@ -145,7 +140,7 @@ describe("a TypeScript user's install from the npm registry, on the oldest @pulu
       ) as { version: string };
       expect(own.version).toBe(manifest.version);
       expect(installed[`node_modules/${name}`]?.integrity, `${name}, the release's tarball`).toBe(
-        await integrityOf(tarball),
+        await sha512Integrity(tarball),
       );
     }
 

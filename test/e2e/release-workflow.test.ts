@@ -7,7 +7,6 @@
  * there as a user's tools take it. A corrupt asset stops the job before anything is published. What
  * cannot run here (the upload to GitHub, trusted publishing's OIDC token) is in docs/releasing.md.
  */
-import { createHash } from "node:crypto";
 import { chmod, cp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 
@@ -24,7 +23,7 @@ import {
   goSdkTag,
   tagGoSdk,
 } from "../../scripts/release-go-tag";
-import { ensurePythonTools } from "../../scripts/release-tools";
+import { ensurePythonTools, sha512Integrity } from "../../scripts/release-tools";
 import { mustRun, REPOSITORY_ROOT, scratchFolder, userEnvironment } from "../../scripts/user-project";
 import { type NpmRegistryStandIn, startNpmRegistry } from "./npm-registry-stand-in";
 import { type PackageIndex, startPackageIndex } from "./package-index-stand-in";
@@ -107,8 +106,6 @@ async function publishJob(checkout: string): Promise<JobOptions & { record: stri
   };
 }
 
-const sha512 = (data: Buffer): string => `sha512-${createHash("sha512").update(data).digest("base64")}`;
-
 describe("the release workflow's publish job", () => {
   it("refuses a corrupt asset before publishing anything", async () => {
     const checkout = await checkoutWithArtifact("corrupt");
@@ -147,12 +144,12 @@ describe("the release workflow's publish job", () => {
 
     // npm: each package as the release packed it, byte for byte.
     for (const name of NPM_PACKAGES) {
-      const tarball = await readFile(join(inject("release"), `${name}-${version}.tgz`));
+      const tarball = join(inject("release"), `${name}-${version}.tgz`);
       const view = await mustRun("npm", ["view", `${name}@${version}`, "dist.integrity"], {
         cwd: checkout,
         env: job.env,
       });
-      expect(view.stdout.trim(), name).toBe(sha512(tarball));
+      expect(view.stdout.trim(), name).toBe(await sha512Integrity(tarball));
     }
 
     // PyPI: pip downloads the wheel the release built.
