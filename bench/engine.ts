@@ -21,7 +21,8 @@
  * `--parallel 12,16,32` adds the requests of a create-up and a destroy at those parallelisms;
  * `--rate-limited` the create-up of 100 against the emulated 60 requests a minute of deployed
  * instances (about a minute). `--cpu-prof DIR` writes a CPU profile of every dynamic-provider and
- * program process into DIR (the figures then include the profiler's cost).
+ * program process into DIR, and the engine's own (`pulumi --profiling`, read with `go tool pprof`);
+ * the figures then include the profilers' cost.
  *
  * It prints figures and never fails on a missed target.
  */
@@ -188,14 +189,14 @@ const providerConfig = (url: string, key: string, strategy = "in-place"): Config
 /** Runs one step of a project, measuring its wall time, the server's requests and the CPU time. */
 async function timedStep(
   project: Project,
-  step: Step,
+  args: string[],
   server: CountingServer,
   env: Record<string, string>,
 ): Promise<StepRun> {
   await server.take();
   const serverBefore = await server.cpuMs();
   const descendants = canMeasureDescendants() ? new DescendantCpu(new Set([server.pid])) : undefined;
-  const ms = await project.run(STEP_ARGS[step], env);
+  const ms = await project.run(args, env);
   const cpu = descendants?.stop();
   const serverMs = (await server.cpuMs()) - serverBefore;
   const served = await server.take();
@@ -276,16 +277,21 @@ async function overhead(setup: Setup, opts: Options): Promise<void> {
       }
       for (const step of STEPS) {
         for (const kind of order) {
+          const profiled = `${kind}-${step}-round${round}`;
           const env =
             opts.cpuProfileDir === undefined
               ? {}
               : {
                   NODE_OPTIONS: `--require ${JSON.stringify(join(__dirname, "cpu-profile-hook.js"))}`,
                   [PROFILE_DIR_ENV]: opts.cpuProfileDir,
-                  [PROFILE_LABEL_ENV]: `${kind}-${step}-round${round}`,
+                  [PROFILE_LABEL_ENV]: profiled,
                 };
+          const args =
+            opts.cpuProfileDir === undefined
+              ? STEP_ARGS[step]
+              : [...STEP_ARGS[step], "--profiling", join(opts.cpuProfileDir, `${profiled}-engine`)];
           const project = projects[kind]!;
-          runs[kind][step].push(await timedStep(project, step, server, env));
+          runs[kind][step].push(await timedStep(project, args, server, env));
           if (step === "create" && round === 1) stateBytes[kind] = await project.stateBytes();
         }
         const q = runs.noop[step].at(-1)!;

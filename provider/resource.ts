@@ -14,7 +14,7 @@ import {
 import type { UpdateStrategy } from "../sdk/client/settings";
 import { PROVIDER_KEY, providerSource } from "./provider-source";
 import { DYNAMIC_RESOURCE_TYPE } from "./tokens";
-import { SECRET_INPUTS, SECRET_OUTPUTS } from "./secret-properties";
+import { SECRET_INPUTS, secretOutputsOf } from "./secret-properties";
 import { sourceRecord } from "./source-record";
 
 type FieldSpecOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number];
@@ -226,7 +226,7 @@ export class NotificationHandler extends pulumi.CustomResource {
         NotificationHandler.__pulumiType,
         name,
         props,
-        pulumi.mergeOptions(opts, { additionalSecretOutputs: [...SECRET_OUTPUTS] }),
+        pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secretOutputsOf(type)] }),
       );
     } finally {
       Error.stackTraceLimit = stackTraceLimit;

@@ -2,7 +2,7 @@
  * Which of the resource's properties are kept secret, for both faces: the resource marks them (the
  * dynamic provider), the plugin wraps them in what it sends back to the engine.
  */
-import { ALL_FIELDS, fieldsOf, isHandlerType } from "../sdk/client/catalog";
+import { ALL_FIELDS, HANDLER_TYPE_NAMES, fieldsOf, isHandlerType } from "../sdk/client/catalog";
 import { CONNECTION_PROPERTY } from "./connection";
 
 /** The catalog's credential fields (webhook URLs, tokens, X keys). */
@@ -16,13 +16,23 @@ export const SECRET_INPUTS: readonly string[] = [...SECRET_FIELD_PROPERTIES, CON
 /** Outputs kept secret: the secret inputs and `settings`, which holds the credential fields again. */
 export const SECRET_OUTPUTS: readonly string[] = ["settings", ...SECRET_INPUTS];
 
+/** Each type's secret outputs: its credential fields and the connection, and `settings` with them. */
+const SECRET_OUTPUTS_BY_TYPE = new Map(
+  HANDLER_TYPE_NAMES.map((type) => {
+    const credentials = fieldsOf(type)
+      .filter((f) => f.secret)
+      .map((f) => f.property);
+    const settings = credentials.length > 0 ? ["settings"] : [];
+    return [type, [...settings, ...credentials, CONNECTION_PROPERTY] as readonly string[]] as const;
+  }),
+);
+
 /**
- * The outputs the plugin keeps secret for a handler of `type`: `settings` only when the type has a
- * credential field, or is not known yet. Email addresses and phone numbers are no secrets, and stay
- * readable as their inputs are; the engine then has no secret to keep for such a handler. (The
- * dynamic face marks `settings` whatever the type: a resource declares its secret outputs up front.)
+ * The outputs kept secret for a handler of `type`, by both faces: `settings` only when the type has a
+ * credential field, since email addresses and phone numbers are no secrets and stay readable as
+ * their inputs are. A type not known yet (an unresolved output) keeps every one secret. The engine
+ * rewrites the whole state after each operation, so names and ciphertexts it need not hold cost time.
  */
 export function secretOutputsOf(type: unknown): readonly string[] {
-  const withoutCredentials = isHandlerType(type) && !fieldsOf(type).some((f) => f.secret);
-  return withoutCredentials ? SECRET_INPUTS : SECRET_OUTPUTS;
+  return (isHandlerType(type) ? SECRET_OUTPUTS_BY_TYPE.get(type) : undefined) ?? SECRET_OUTPUTS;
 }

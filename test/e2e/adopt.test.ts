@@ -196,19 +196,23 @@ describe("against the reference server", () => {
     expect((await ctx.server.handlers(key)).map((h) => h.name)).toEqual(["fresh"]);
   });
 
-  it("the Output forms take Inputs, keep settings secret, and isInstance knows the resource", async () => {
+  it("the Output forms take Inputs, keep settings secret where they hold a credential, and isInstance knows the resource", async () => {
     const key = await ctx.server.newKey();
     const webhook = "https://discord.com/api/webhooks/7/lookup-secret";
+    const slack = "https://hooks.slack.com/services/T0/B0/settings-secret";
     await ctx.server.seed(key, { type: "discord", name: "Shared Discord", settings: { discord: webhook } });
     const { NotificationHandler, getNotificationHandlerOutput, getNotificationHandlersOutput } = pkg();
     const pulumi = nativeRequire("@pulumi/pulumi") as typeof PulumiModule;
     const s = await ctx.stack(key, () => {
       const mine = new NotificationHandler("mine", { type: "email", name: "Mine", email: "m@example.com" });
+      const hook = new NotificationHandler("hook", { type: "slack", name: "Hook", slack });
       // The name is an Output of another resource: the lookup waits for it.
       const found = getNotificationHandlerOutput({ name: mine.name, type: "email" });
       const discord = getNotificationHandlersOutput({ type: pulumi.output("discord" as const) });
       return Promise.resolve({
         mineId: mine.handlerId,
+        mineSettings: mine.settings,
+        hookSettings: hook.settings,
         foundId: pulumi.unsecret(found.handlerId),
         discord,
         discordNames: pulumi.unsecret(discord.apply((hs) => hs.map((h) => h.name))),
@@ -223,7 +227,12 @@ describe("against the reference server", () => {
     expect(up.outputs.discord?.secret).toBe(true);
     expect(up.outputs.isInstance?.value).toBe(true);
     expect(up.outputs.notInstance?.value).toBe(false);
-    expect(await s.exportState()).not.toContain(webhook);
+    // An email address is no secret, as its input shows; a Slack webhook is.
+    expect(up.outputs.mineSettings).toEqual({ value: { email: "m@example.com" }, secret: false });
+    expect(up.outputs.hookSettings?.secret).toBe(true);
+    const state = await s.exportState();
+    expect(state).not.toContain(webhook);
+    expect(state).not.toContain(slack);
   });
 
   it("a lookup without configuration fails with the provider's config hint", async () => {
