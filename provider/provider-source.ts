@@ -5,8 +5,8 @@
  * Pulumi's `dynamic.Resource` would serialize a provider closure into that property; for this
  * provider's seven methods that is about 2.5 KB, written into the inputs and the outputs of every
  * resource, and the engine rewrites the whole state after each step. This is the same kind of module,
- * written by hand: one line that loads the installed package's provider by name inside the
- * dynamic-provider process. So the state holds no client, schema or credential (pulumi/pulumi#5294,
+ * written in `./recorded-source`: one line that loads the installed package's provider by name inside
+ * the dynamic-provider process. So the state holds no client, schema or credential (pulumi/pulumi#5294,
  * #18997), and the code that runs is the installed package's.
  *
  * What it relies on: the dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider/index.js`,
@@ -16,6 +16,7 @@
  * package's own name is never resolved as a self-reference there. `delete` and `read` run the string
  * the state records until a create or an update writes the handler again (docs/upgrading.md).
  */
+import { recordedModule } from "./recorded-source";
 import { STATE_CONTRACT } from "./state-contract";
 import { NPM_PACKAGE } from "./tokens";
 
@@ -36,6 +37,23 @@ export interface SourceRecord {
   folder?: string;
 }
 
+/** `recordedModule`'s placeholders: its parameters in capitals. */
+const PLACEHOLDERS = /\b(RUNTIME|CONTRACT|VERSION)\b/g;
+
+/**
+ * The statement of `recordedModule` (`./recorded-source`) as the compiled package holds it, without
+ * whitespace. A tool that rewrote the compiled code (a minifier renaming parameters) would lose the
+ * placeholders: that fails here rather than record a module that cannot run.
+ */
+function recordedStatement(): string {
+  const text = recordedModule.toString();
+  const statement = text.slice(text.indexOf("{") + 1, text.lastIndexOf("}")).replace(/\s+/g, "");
+  const placeholders = statement.match(PLACEHOLDERS)?.sort().join(",");
+  if (placeholders !== "CONTRACT,RUNTIME,VERSION" || !/^exports\.handler=[^;]*;$/.test(statement))
+    throw new Error(`${NPM_PACKAGE}'s recordedModule was rewritten after its build: ${statement}`);
+  return statement;
+}
+
 /**
  * The source new states record (contract {@link STATE_CONTRACT}): the provider for its contract from
  * the copy of the package the project's root folder finds by name, or, for a nested install, the
@@ -48,9 +66,13 @@ export interface SourceRecord {
  */
 export function providerSource(record: SourceRecord): string {
   const runtime = JSON.stringify(`${NPM_PACKAGE}/provider/runtime`);
-  const request =
-    record.folder === undefined
-      ? runtime
-      : `require.resolve(${runtime},{paths:${JSON.stringify([".", record.folder])}})`;
-  return `exports.handler=()=>require(${request}).forContract(${STATE_CONTRACT},${JSON.stringify(record.version)});\n`;
+  const values: Record<string, string> = {
+    RUNTIME:
+      record.folder === undefined
+        ? runtime
+        : `require.resolve(${runtime},{paths:${JSON.stringify([".", record.folder])}})`,
+    CONTRACT: String(STATE_CONTRACT),
+    VERSION: JSON.stringify(record.version),
+  };
+  return `${recordedStatement().replace(PLACEHOLDERS, (name) => values[name] ?? name)}\n`;
 }
