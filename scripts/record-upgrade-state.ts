@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
  * `npm run record:upgrade-state`: records what a release leaves behind for the upgrade test
- * (test/e2e/cli-upgrade.test.ts) to replay against newer code, in `test/fixtures/upgrade/<version>/`:
+ * (test/e2e/cli-upgrade.test.ts) to replay against newer code: the stack of each program of
+ * {@link UPGRADE_FIXTURE} (a TypeScript one, and a Pulumi YAML one run through the plugin), brought up
+ * by this checkout's packed package or plugin with the Pulumi CLI, as a user's stack is, into
+ * `test/fixtures/upgrade/<version><suffix>/`:
  *
- * - `state.json`: `pulumi stack export` of the fixture program's stack, brought up by this checkout's
- *   packed package with the Pulumi CLI, as a user's stack is;
+ * - `state.json`: `pulumi stack export` of the stack;
  * - `Pulumi.upgrade.yaml`: the stack's config with its encryption salt and secret values (encrypted
  *   with {@link UPGRADE_FIXTURE}'s passphrase), without the site's address and API key, which the
  *   test sets for the server it starts;
@@ -20,35 +22,19 @@ import { createInterface } from "node:readline";
 import { parse, stringify } from "yaml";
 
 import { NotificationHandlersClient } from "../sdk/client/client";
-import { enginePath, ensureEngine } from "./engine";
+import { buildPlugin, packageVersion } from "./build-plugin";
+import { type Engine, enginePath, ensureEngine } from "./engine";
+import { toStderr } from "./progress";
 import {
   copyExample,
   mustRun,
+  type PackageSpecs,
   packPackages,
   REPOSITORY_ROOT,
   scratchFolder,
   userEnvironment,
 } from "./user-project";
-
-/** What the recording and the upgrade test share. */
-export const UPGRADE_FIXTURE = {
-  /** The program, relative to the repository. */
-  program: "test/fixtures/upgrade/program",
-  /** The recorded releases' folders, relative to the repository. */
-  releases: "test/fixtures/upgrade",
-  stack: "upgrade",
-  /** Encrypts the fixture's secrets; it protects nothing real. */
-  passphrase: "upgrade-fixture",
-  /** The reference server's user that owns the handlers. */
-  user: "fixture",
-  /** The secret config values, so the test can check that none shows in plain text. */
-  secrets: {
-    slackWebhook: "https://hooks.slack.com/services/T000/B000/UPGRADE",
-    teamSlackWebhook: "https://hooks.slack.com/services/T000/B000/TEAM",
-  },
-  /** The handler that exists before the first up, which the program adopts. */
-  adopted: { type: "internal_notification", name: "Status inbox" },
-} as const;
+import { UPGRADE_FIXTURE, type UpgradeProgram } from "./upgrade-fixture";
 
 /** The keys the test sets itself: the address and key of the server it starts. */
 const CONNECTION_KEYS = ["notification-handlers:baseUrl", "notification-handlers:apiKey"];
@@ -75,68 +61,93 @@ async function startServer(
   return { child, url };
 }
 
-async function main(): Promise<void> {
-  const manifest = JSON.parse(await readFile(join(REPOSITORY_ROOT, "package.json"), "utf8")) as {
-    version: string;
+/** What every program's recording needs: the engine, the packed packages, the plugin's tarball. */
+interface Recorder {
+  engine: Engine;
+  packages: PackageSpecs;
+  pluginTarball: string;
+}
+
+/** Brings `program`'s stack up in a scratch folder under `root`, and records it into `out`. */
+async function record(program: UpgradeProgram, recorder: Recorder, root: string, out: string): Promise<void> {
+  const project = await copyExample({
+    source: program.source,
+    destination: join(root, "project"),
+    packages: recorder.packages,
+    ...(program.pins === undefined ? {} : { pins: program.pins }),
+  });
+  if (program.pluginFolder !== undefined) {
+    await mkdir(join(project, program.pluginFolder));
+    await mustRun("tar", ["-xzf", recorder.pluginTarball, "-C", program.pluginFolder], {
+      cwd: project,
+      env: process.env,
+    });
+  }
+  const env = userEnvironment({
+    home: join(root, "home"),
+    pathFirst: enginePath(recorder.engine),
+    extra: {
+      PULUMI_HOME: join(root, "home", ".pulumi"),
+      PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
+      PULUMI_CONFIG_PASSPHRASE: UPGRADE_FIXTURE.passphrase,
+    },
+  });
+  await mkdir(join(root, "state"), { recursive: true });
+  const run = (command: string, args: string[], input?: string): Promise<{ stdout: string }> =>
+    mustRun(command, args, { cwd: project, env, ...(input === undefined ? {} : { input }) });
+
+  await run("npm", ["install", "--no-audit", "--no-fund"]);
+  const serverBin = join(project, "node_modules", ".bin", "notification-handlers-server");
+  const db = join(project, ".data", "server.db");
+  const key = (
+    await run(serverBin, ["keys", "create", "--db", db, "--user", UPGRADE_FIXTURE.user])
+  ).stdout.trim();
+  const server = await startServer(serverBin, db, project, env);
+  try {
+    const client = new NotificationHandlersClient({ baseURL: server.url, apiKey: key });
+    await client.notificationHandlers.create(UPGRADE_FIXTURE.adopted);
+    await client.close();
+
+    await run("pulumi", ["stack", "init", UPGRADE_FIXTURE.stack]);
+    await run("pulumi", ["config", "set", CONNECTION_KEYS[0]!, server.url]);
+    await run("pulumi", ["config", "set", "--secret", CONNECTION_KEYS[1]!], key);
+    for (const [name, value] of Object.entries(program.secrets)) {
+      await run("pulumi", ["config", "set", "--secret", name], value);
+    }
+    await run("pulumi", ["up", "--yes", "--skip-preview"]);
+    await mkdir(out, { recursive: true });
+    await run("pulumi", ["stack", "export", "--file", join(out, "state.json")]);
+  } finally {
+    const exited = new Promise((resolve) => server.child.once("exit", resolve));
+    server.child.kill("SIGTERM");
+    await exited;
+  }
+  // The database as the server left it on shutdown (its write-ahead log folded in).
+  await copyFile(db, join(out, "server.db"));
+
+  const configFile = `Pulumi.${UPGRADE_FIXTURE.stack}.yaml`;
+  const config = parse(await readFile(join(project, configFile), "utf8")) as {
+    config: Record<string, unknown>;
   };
-  const out = join(REPOSITORY_ROOT, UPGRADE_FIXTURE.releases, manifest.version);
-  const engine = await ensureEngine({ projectRoot: REPOSITORY_ROOT });
+  for (const name of CONNECTION_KEYS) delete config.config[name];
+  await writeFile(join(out, configFile), stringify(config));
+  process.stdout.write(`recorded ${out}\n`);
+}
+
+async function main(): Promise<void> {
+  const version = packageVersion();
+  const engine = await ensureEngine({ projectRoot: REPOSITORY_ROOT, yaml: true });
   const root = await scratchFolder("record-upgrade");
   try {
-    const project = await copyExample({
-      source: UPGRADE_FIXTURE.program,
-      destination: join(root, "project"),
+    const recorder = {
+      engine,
       packages: await packPackages(join(root, "pack")),
-    });
-    const env = userEnvironment({
-      home: join(root, "home"),
-      pathFirst: enginePath(engine),
-      extra: {
-        PULUMI_HOME: join(root, "home", ".pulumi"),
-        PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
-        PULUMI_CONFIG_PASSPHRASE: UPGRADE_FIXTURE.passphrase,
-      },
-    });
-    await mkdir(join(root, "state"), { recursive: true });
-    const run = (command: string, args: string[], input?: string): Promise<{ stdout: string }> =>
-      mustRun(command, args, { cwd: project, env, ...(input === undefined ? {} : { input }) });
-
-    await run("npm", ["install", "--no-audit", "--no-fund"]);
-    const serverBin = join(project, "node_modules", ".bin", "notification-handlers-server");
-    const db = join(project, ".data", "server.db");
-    const key = (
-      await run(serverBin, ["keys", "create", "--db", db, "--user", UPGRADE_FIXTURE.user])
-    ).stdout.trim();
-    const server = await startServer(serverBin, db, project, env);
-    try {
-      const client = new NotificationHandlersClient({ baseURL: server.url, apiKey: key });
-      await client.notificationHandlers.create(UPGRADE_FIXTURE.adopted);
-      await client.close();
-
-      await run("pulumi", ["stack", "init", UPGRADE_FIXTURE.stack]);
-      await run("pulumi", ["config", "set", CONNECTION_KEYS[0]!, server.url]);
-      await run("pulumi", ["config", "set", "--secret", CONNECTION_KEYS[1]!], key);
-      for (const [name, value] of Object.entries(UPGRADE_FIXTURE.secrets)) {
-        await run("pulumi", ["config", "set", "--secret", name], value);
-      }
-      await run("pulumi", ["up", "--yes", "--skip-preview"]);
-      await mkdir(out, { recursive: true });
-      await run("pulumi", ["stack", "export", "--file", join(out, "state.json")]);
-    } finally {
-      const exited = new Promise((resolve) => server.child.once("exit", resolve));
-      server.child.kill("SIGTERM");
-      await exited;
-    }
-    // The database as the server left it on shutdown (its write-ahead log folded in).
-    await copyFile(db, join(out, "server.db"));
-
-    const configFile = `Pulumi.${UPGRADE_FIXTURE.stack}.yaml`;
-    const config = parse(await readFile(join(project, configFile), "utf8")) as {
-      config: Record<string, unknown>;
+      pluginTarball: await buildPlugin(undefined, toStderr),
     };
-    for (const name of CONNECTION_KEYS) delete config.config[name];
-    await writeFile(join(out, configFile), stringify(config));
-    process.stdout.write(`recorded ${out}\n`);
+    for (const [name, program] of Object.entries(UPGRADE_FIXTURE.programs)) {
+      const out = join(REPOSITORY_ROOT, UPGRADE_FIXTURE.releases, `${version}${program.suffix}`);
+      await record(program, recorder, join(root, name), out);
+    }
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -1,101 +1,131 @@
 /**
- * Upgrades on the user's path: a stack that a release wrote (test/fixtures/upgrade/<version>, made by
- * `npm run record:upgrade-state` on that release) is imported with the reference server's database of
- * that moment, and this checkout's packed package then previews it with no change, updates it and
- * destroys it, with the Pulumi CLI in the fixture program's folder.
+ * Upgrades on the user's path: each stack a release wrote (test/fixtures/upgrade/<version><suffix>,
+ * made by `npm run record:upgrade-state` on that release: a TypeScript program's, and a YAML
+ * program's through the plugin) is imported with the reference server's database of that moment; this
+ * checkout's packed package, or its plugin, then previews it with no change, repairs a handler changed
+ * behind Pulumi's back, and destroys it, with the Pulumi CLI in the program's folder.
  */
-import { readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { afterAll, describe, expect, inject, it } from "vitest";
 
+import { providerSource } from "../../provider/provider-source";
+import { HANDLER_RESOURCE_TYPES } from "../../provider/tokens";
 import { NotificationHandlersClient } from "../../sdk/client/client";
+import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
+import { packageVersion, pluginTarball } from "../../scripts/build-plugin";
+import { recordings, UPGRADE_FIXTURE } from "../../scripts/upgrade-fixture";
 import { REPOSITORY_ROOT } from "../../scripts/user-project";
-import { UPGRADE_FIXTURE } from "../../scripts/record-upgrade-state";
 import { storyStep } from "./story-step";
 import { listAll, UserSession } from "./user-path";
 
 const RELEASES = join(REPOSITORY_ROOT, UPGRADE_FIXTURE.releases);
-const releases = readdirSync(RELEASES, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && /^\d+\.\d+\.\d+/.test(entry.name))
-  .map((entry) => entry.name);
 
-const CHANGED_WEBHOOK = "https://hooks.slack.com/services/T000/B000/CHANGED-ON-UPGRADE";
-const HANDLERS = 14; // the program's twelve, and the handler set's two
+/** A resource of an exported state, as far as the test reads it. */
+interface StateResource {
+  type: string;
+  urn: string;
+  outputs?: Record<string, unknown>;
+}
 
-describe.each(releases)("a stack written by %s, run by this checkout", (release) => {
-  let session: UserSession | undefined;
-  let client: NotificationHandlersClient | undefined;
+const resourcesOf = (exported: string): StateResource[] =>
+  (JSON.parse(exported) as { deployment: { resources?: StateResource[] } }).deployment.resources ?? [];
 
-  afterAll(async () => {
-    await client?.close();
-    await session?.dispose();
-  });
+const CHANGED_WEBHOOK = "https://example.com/hooks/CHANGED-BEHIND-PULUMIS-BACK";
 
-  // One story: each step acts on the stack the steps before it left.
-  it("previews the restored stack with no change, updates a handler it holds, and destroys every handler", async () => {
-    session = await UserSession.start("upgrade", {
-      pathFirst: inject("enginePath"),
-      source: UPGRADE_FIXTURE.program,
+/** The handlers as the program declares them: without the time of their latest update. */
+const declared = (handlers: NotificationHandlerRecord[]): object[] =>
+  handlers.map(({ last_datetime: _, ...handler }) => handler);
+
+describe.each(recordings(REPOSITORY_ROOT))(
+  "a stack written by $name, run by this checkout",
+  ({ name, program }) => {
+    let session: UserSession | undefined;
+    let client: NotificationHandlersClient | undefined;
+
+    afterAll(async () => {
+      await client?.close();
+      await session?.dispose();
     });
-    const s = session;
-    const fixture = join(RELEASES, release);
 
-    const key = await storyStep("the server's data restored", async () => {
-      await s.mustSh("mkdir -p .data");
-      await copyFile(join(fixture, "server.db"), join(s.project, ".data", "server.db"));
-      await s.mustSh(
-        `npm install --no-audit --no-fund
-export KEY=$(node_modules/.bin/notification-handlers-server keys create --db .data/server.db --user ${UPGRADE_FIXTURE.user})`,
-      );
-      await s.step({
-        intro: "",
-        code: "node_modules/.bin/notification-handlers-server serve --port 8080 --db .data/server.db &\n",
+    // One story: each step acts on the stack the steps before it left.
+    it("previews the restored stack with no change, repairs a handler changed in the API, and destroys every handler", async () => {
+      const fixture = join(RELEASES, name);
+      const recorded = resourcesOf(readFileSync(join(fixture, "state.json"), "utf8"));
+      const handlers = recorded.filter((r) => HANDLER_RESOURCE_TYPES.includes(r.type)).length;
+      // The stack, the sets and the handlers; providers are not counted.
+      const resources = recorded.filter((r) => !r.type.startsWith("pulumi:providers:")).length;
+      session = await UserSession.start("upgrade", {
+        pathFirst: inject("enginePath"),
+        source: program.source,
+        ...(program.pins === undefined ? {} : { pins: program.pins }),
       });
-      return s.variable("KEY");
-    });
-    client = new NotificationHandlersClient({ baseURL: s.url!, apiKey: key, maxRetries: 0 });
-    const api = client;
+      const s = session;
 
-    await storyStep("the stack restored, previewed with no change", async () => {
-      expect(await listAll(api)).toHaveLength(HANDLERS);
-      const configFile = `Pulumi.${UPGRADE_FIXTURE.stack}.yaml`;
-      await s.mustSh(`export PULUMI_CONFIG_PASSPHRASE=${UPGRADE_FIXTURE.passphrase}
+      const key = await storyStep("the server's data restored, the plugin in place", async () => {
+        await s.mustSh("mkdir -p .data");
+        await copyFile(join(fixture, "server.db"), join(s.project, ".data", "server.db"));
+        if (program.pluginFolder !== undefined)
+          await s.mustSh(
+            `mkdir ${program.pluginFolder} && tar -xzf ${pluginTarball()} -C ${program.pluginFolder}`,
+          );
+        // The installed tree is the seeded one: no `npm install`.
+        await s.mustSh(
+          `export KEY=$(node_modules/.bin/notification-handlers-server keys create --db .data/server.db --user ${UPGRADE_FIXTURE.user})`,
+        );
+        await s.step({
+          intro: "",
+          code: "node_modules/.bin/notification-handlers-server serve --port 8080 --db .data/server.db &\n",
+        });
+        return s.variable("KEY");
+      });
+      client = new NotificationHandlersClient({ baseURL: s.url!, apiKey: key, maxRetries: 0 });
+      const api = client;
+
+      await storyStep("the stack restored, previewed with no change", async () => {
+        expect(await listAll(api)).toHaveLength(handlers);
+        const configFile = `Pulumi.${UPGRADE_FIXTURE.stack}.yaml`;
+        await s.mustSh(`export PULUMI_CONFIG_PASSPHRASE=${UPGRADE_FIXTURE.passphrase}
 pulumi stack init ${UPGRADE_FIXTURE.stack}`);
-      await copyFile(join(fixture, configFile), join(s.project, configFile));
-      await s.mustSh(`pulumi stack import --file ${JSON.stringify(join(fixture, "state.json"))}
+        await copyFile(join(fixture, configFile), join(s.project, configFile));
+        await s.mustSh(`pulumi stack import --file ${JSON.stringify(join(fixture, "state.json"))}
 pulumi config set notification-handlers:baseUrl http://127.0.0.1:8080
 pulumi config set --secret notification-handlers:apiKey "$KEY"`);
 
-      const preview = await s.mustSh("pulumi preview --expect-no-changes --diff");
-      expect(preview.stdout).toMatch(new RegExp(`${HANDLERS + 2} unchanged`)); // and the stack and the set
+        const preview = await s.mustSh("pulumi preview --expect-no-changes --diff");
+        expect(preview.stdout).toMatch(new RegExp(`${resources} unchanged`));
+      });
+
+      await storyStep("a webhook changed in the API, put back by an up, no secret in the state", async () => {
+        const before = await listAll(api);
+        const webhook = before.find((h) => h.type === "webhook");
+        expect(webhook?.settings.webhook).toMatch(/^https:/);
+        await api.notificationHandlers.update(webhook!.id, { webhook: CHANGED_WEBHOOK });
+
+        const up = await s.mustSh("pulumi up --yes --skip-preview");
+        expect(up.stdout).toMatch(/1 updated/);
+        expect(declared(await listAll(api))).toEqual(declared(before));
+
+        const state = await s.mustSh("pulumi stack export", false);
+        if (program.pluginFolder === undefined) {
+          // The update wrote the source this checkout records, byte for byte as its source code makes it.
+          const repaired = resourcesOf(state.stdout).find((r) => r.urn.endsWith("::webhook"));
+          expect(repaired?.outputs?.__provider).toBe(providerSource({ version: packageVersion() }));
+        }
+        const secrets = [key, CHANGED_WEBHOOK, webhook!.settings.webhook!, ...Object.values(program.secrets)];
+        for (const secret of secrets) {
+          expect(state.stdout.includes(secret), "a secret in the exported state").toBe(false);
+          expect(s.transcript.join("\n").includes(secret), "a secret in the CLI's output").toBe(false);
+        }
+      });
+
+      await storyStep("destroy of every handler, the adopted one included", async () => {
+        const destroy = await s.mustSh("pulumi destroy --yes --skip-preview");
+        expect(destroy.stdout).toMatch(new RegExp(`${resources} deleted`));
+        expect(await listAll(api)).toEqual([]);
+      });
     });
-
-    await storyStep("an update of a handler the old state holds, no secret in the state", async () => {
-      const before = await listAll(api);
-      const slack = before.find((h) => h.type === "slack" && h.name === "slack");
-      expect(slack?.settings).toEqual({ slack: UPGRADE_FIXTURE.secrets.slackWebhook });
-
-      await s.mustSh(`printf '%s' ${CHANGED_WEBHOOK} | pulumi config set --secret slackWebhook`, false);
-      const up = await s.mustSh("pulumi up --yes");
-      expect(up.stdout).toMatch(/1 updated/);
-      const after = await listAll(api);
-      expect(after.map((h) => h.id)).toEqual(before.map((h) => h.id));
-      expect(after.find((h) => h.id === slack!.id)?.settings).toEqual({ slack: CHANGED_WEBHOOK });
-      await s.mustSh("pulumi preview --expect-no-changes");
-
-      const state = await s.mustSh("pulumi stack export", false);
-      for (const secret of [key, CHANGED_WEBHOOK, ...Object.values(UPGRADE_FIXTURE.secrets)]) {
-        expect(state.stdout.includes(secret), "a secret in the exported state").toBe(false);
-        expect(s.transcript.join("\n").includes(secret), "a secret in the CLI's output").toBe(false);
-      }
-    });
-
-    await storyStep("destroy of every handler, the adopted one included", async () => {
-      const destroy = await s.mustSh("pulumi destroy --yes");
-      expect(destroy.stdout).toMatch(new RegExp(`${HANDLERS + 2} deleted`));
-      expect(await listAll(api)).toEqual([]);
-    });
-  });
-});
+  },
+);
