@@ -95,7 +95,10 @@ const KNOWN_PROPERTIES = new Set<string>([
   ...OUTPUT_PROPERTIES,
 ]);
 
-/** The value Pulumi passes for an input not known until apply time (a preview of a computed value). */
+/**
+ * The engine's value for an input not known until apply time (a preview of a computed value): both
+ * faces hand it on as the engine encodes it, a string (a unit test holds it to `@pulumi/pulumi`'s own).
+ */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 const isUnknown = (value: unknown): boolean => value === UNKNOWN;

@@ -2,10 +2,9 @@
  * The provider's operations as the engine calls them (check, diff, create, read, update, delete),
  * over a {@link ProviderContext}: the real process's one in `./runtime`, or a test's around a fake API.
  * Each resource's calls go to the state of its connection (`ctx.site(...)`): its inputs' for check,
- * diff, create and update, its recorded outputs' for read and delete.
+ * diff, create and update, its recorded outputs' for read and delete. The results are the core's own
+ * types: the dynamic provider's host takes them as they are, the plugin encodes them.
  */
-import type * as pulumi from "@pulumi/pulumi";
-
 import { ALL_FIELDS } from "../sdk/client/catalog";
 import { claimHandlerToAdopt } from "./adoption";
 import { type Connection, requireConnection } from "./config";
@@ -19,6 +18,7 @@ import {
 } from "./connection";
 import type { ProviderContext } from "./context";
 import {
+  type CheckFailure,
   type HandlerInputs,
   type HandlerOutputs,
   type LiveHandler,
@@ -40,15 +40,28 @@ import { createHandler, deleteHandler, updateHandler } from "./writes";
 /** Inputs that decide what is sent to the API. */
 const API_PROPERTIES = ["type", "name", "isEnabled", "updateStrategy", ...ALL_FIELDS.map((f) => f.property)];
 
+/** A check's result: the inputs and each failure (none when they are good). */
+export type CheckResult = { inputs: HandlerInputs; failures: CheckFailure[] };
+
 /**
  * A diff's result, and each property it found changed (drifted in the API or edited in the program):
  * the plugin reports them one by one, which the dynamic provider's protocol cannot carry.
  */
-export interface HandlerDiff extends pulumi.dynamic.DiffResult {
+export type HandlerDiff = {
+  changes: boolean;
+  replaces?: string[];
+  deleteBeforeReplace?: boolean;
   changed: string[];
-}
+};
 
-function handlerId(id: pulumi.ID): number {
+/** A create's result: the handler's id and the resource's outputs. */
+export type CreateResult = { id: string; outs: HandlerOutputs };
+/** An update's result: the resource's outputs. */
+export type UpdateResult = { outs: HandlerOutputs };
+/** A read's result: the handler's id, outputs and inputs to record; none of them when it is gone. */
+export type ReadResult = { id?: string; props?: HandlerOutputs; inputs?: HandlerInputs };
+
+function handlerId(id: string): number {
   const n = Number(id);
   if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`"${id}" is not a notification handler id`);
   return n;
@@ -58,7 +71,7 @@ function handlerId(id: pulumi.ID): number {
  * Checks inputs against the catalog before any API call. The engine prints the value of the property a
  * failure names, secret or not, so each failure is the resource's, naming its property in the reason.
  */
-export function check(ctx: ProviderContext, news: HandlerInputs): pulumi.dynamic.CheckResult {
+export function check(ctx: ProviderContext, news: HandlerInputs): CheckResult {
   // A resource with a connection of its own does not need the provider's.
   if (news.connection === undefined || news.connection === null) requireConnection(ctx.settings);
   const failures = [...checkInputs(news), ...connectionFailures(news.connection)].map((f) => ({
@@ -76,7 +89,7 @@ export function check(ctx: ProviderContext, news: HandlerInputs): pulumi.dynamic
  */
 export async function diff(
   ctx: ProviderContext,
-  id: pulumi.ID,
+  id: string,
   olds: HandlerInputs,
   news: HandlerInputs,
   note: Note = ctx.note,
@@ -174,10 +187,7 @@ function previousConnection(ctx: ProviderContext, olds: HandlerInputs): Connecti
 }
 
 /** Creates the handler (or takes one over with `adopt`), verified by reading it back. */
-export async function create(
-  ctx: ProviderContext,
-  inputs: HandlerInputs,
-): Promise<pulumi.dynamic.CreateResult> {
+export async function create(ctx: ProviderContext, inputs: HandlerInputs): Promise<CreateResult> {
   const site = ctx.site(inputs);
   const desired = desiredFrom(inputs);
   const adopted = await claimHandlerToAdopt(site, inputs, desired);
@@ -198,10 +208,10 @@ export async function create(
 /** Brings the handler to the new inputs in place (the engine calls this only for in-place changes). */
 export async function update(
   ctx: ProviderContext,
-  id: pulumi.ID,
+  id: string,
   olds: HandlerOutputs | HandlerInputs,
   news: HandlerInputs,
-): Promise<pulumi.dynamic.UpdateResult> {
+): Promise<UpdateResult> {
   const n = handlerId(id);
   const site = ctx.site(news);
   const desired = desiredFrom(news);
@@ -216,16 +226,16 @@ export async function update(
 }
 
 /** Deletes the handler, through the connection its state records; one already gone is fine. */
-export async function remove(ctx: ProviderContext, id: pulumi.ID, props: HandlerInputs = {}): Promise<void> {
+export async function remove(ctx: ProviderContext, id: string, props: HandlerInputs = {}): Promise<void> {
   await deleteHandler(ctx.site(props), handlerId(id));
 }
 
 /** Reads the live handler for `pulumi refresh` and `NotificationHandler.get`; gone means no id. */
 export async function read(
   ctx: ProviderContext,
-  id: pulumi.ID,
+  id: string,
   props?: HandlerOutputs | HandlerInputs,
-): Promise<pulumi.dynamic.ReadResult> {
+): Promise<ReadResult> {
   const n = handlerId(id);
   const site = ctx.site(props);
   site.account.claim(n);

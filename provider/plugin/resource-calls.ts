@@ -22,12 +22,12 @@ import {
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 
 import type { ProviderContext } from "../context";
-import { type HandlerOutputs, inputsFromOutputs } from "../inputs";
+import { inputsFromOutputs } from "../inputs";
 import { withDeadline } from "../deadline";
 import type { ResourceLog } from "./engine-log";
 import * as operations from "../operations";
 import { SECRET_INPUTS, secretOutputsOf } from "../secret-properties";
-import { type PropertyValues, decodeProperties, encodeProperties } from "./properties";
+import { decodeProperties, encodeProperties } from "./properties";
 import { previewOutputs } from "./preview";
 import { nameOf, requireHandlerType } from "./urn";
 
@@ -41,11 +41,7 @@ export function check(ctx: ProviderContext, request: CheckRequest): CheckRespons
   const { values, secrets } = decodeProperties(news);
   const named = values.name !== undefined;
   values.name ??= nameOf(request);
-  const result = operations.check(ctx, values);
-  const failures = (result.failures ?? []).map((f) =>
-    new CheckFailure().setProperty(f.property).setReason(f.reason),
-  );
-  const inputs = (result.inputs as PropertyValues | undefined) ?? values;
+  const { inputs, failures } = operations.check(ctx, values);
   const unmarked = SECRET_INPUTS.some((p) => inputs[p] !== undefined && !secrets.has(p));
   return new CheckResponse()
     .setInputs(
@@ -53,7 +49,7 @@ export function check(ctx: ProviderContext, request: CheckRequest): CheckRespons
         ? news
         : encodeProperties(inputs, [...SECRET_INPUTS, ...secrets]),
     )
-    .setFailuresList(failures);
+    .setFailuresList(failures.map((f) => new CheckFailure().setProperty(f.property).setReason(f.reason)));
 }
 
 /**
@@ -110,9 +106,7 @@ export async function create(ctx: ProviderContext, request: CreateRequest): Prom
   const result = await withDeadline(`the create of ${nameOf(request)}`, request.getTimeout(), () =>
     operations.create(ctx, values),
   );
-  return new CreateResponse()
-    .setId(result.id)
-    .setProperties(encodeProperties(result.outs as PropertyValues, secretOutputs));
+  return new CreateResponse().setId(result.id).setProperties(encodeProperties(result.outs, secretOutputs));
 }
 
 /**
@@ -125,13 +119,12 @@ export async function read(ctx: ProviderContext, request: ReadRequest): Promise<
   requireHandlerType(request);
   const recorded = decodeProperties(request.getProperties());
   const imported = Object.keys(recorded.values).length === 0;
-  const result = await operations.read(ctx, request.getId(), imported ? undefined : recorded.values);
-  if (result.id === undefined || result.props === undefined) return new ReadResponse(); // gone
-  const props = result.props as HandlerOutputs;
+  const { id, props } = await operations.read(ctx, request.getId(), imported ? undefined : recorded.values);
+  if (id === undefined || props === undefined) return new ReadResponse(); // gone
   const inputs = inputsFromOutputs(props);
   if (imported) for (const property of SECRET_INPUTS) delete inputs[property];
   return new ReadResponse()
-    .setId(result.id)
+    .setId(id)
     .setProperties(encodeProperties(props, [...secretOutputsOf(props.type), ...recorded.secrets]))
     .setInputs(encodeProperties(inputs, [...SECRET_INPUTS, ...recorded.secrets]));
 }
@@ -148,9 +141,7 @@ export async function update(ctx: ProviderContext, request: UpdateRequest): Prom
   const result = await withDeadline(`the update of ${nameOf(request)}`, request.getTimeout(), () =>
     operations.update(ctx, request.getId(), olds, news),
   );
-  return new UpdateResponse().setProperties(
-    encodeProperties((result.outs as PropertyValues | undefined) ?? {}, secretOutputs),
-  );
+  return new UpdateResponse().setProperties(encodeProperties(result.outs, secretOutputs));
 }
 
 /** Deletes the handler, through the connection its outputs record. */

@@ -5,7 +5,6 @@
 import { describe, expect, it } from "vitest";
 
 import { OperationCancelledError } from "../../provider/cancellation";
-import type { HandlerOutputs } from "../../provider/inputs";
 import * as operations from "../../provider/operations";
 import { FakeApi, fakeContext } from "./fake-api";
 
@@ -30,7 +29,7 @@ describe("after a cancel", () => {
     expect(api.calls).toMatchObject({ create: 1, update: 0, delete: 0 });
     expect([...api.store.values()].map((h) => h.name)).toEqual(["Ops"]);
 
-    const read = await operations.read(ctx, made.id, made.outs as HandlerOutputs);
+    const read = await operations.read(ctx, made.id, made.outs);
     expect(read.id).toBe(made.id);
   });
 

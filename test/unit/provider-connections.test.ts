@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import type { HandlerInputs, HandlerOutputs } from "../../provider/inputs";
+import type { HandlerInputs } from "../../provider/inputs";
 import { UNKNOWN } from "../../provider/inputs";
 import * as operations from "../../provider/operations";
 import { readSettings } from "../../provider/config";
@@ -42,15 +42,6 @@ function twoSites(): {
   };
 }
 
-/** `operations.create` with its outputs typed. */
-async function create(
-  ctx: Parameters<typeof operations.create>[0],
-  inputs: HandlerInputs,
-): Promise<{ id: string; outs: HandlerOutputs }> {
-  const made = await operations.create(ctx, inputs);
-  return { id: made.id, outs: made.outs as HandlerOutputs };
-}
-
 const names = (api: FakeApi): string[] => [...api.store.values()].map((h) => h.name).sort();
 
 describe("resources on several connections", () => {
@@ -75,7 +66,7 @@ describe("resources on several connections", () => {
   it("records the connection in the outputs, and deletes through it", async () => {
     const { staging, configured, accounts } = twoSites();
     const { ctx } = fakeContext(configured, accounts);
-    const made = await create(ctx, email("Ops", { connection: STAGING }));
+    const made = await operations.create(ctx, email("Ops", { connection: STAGING }));
     expect(made.outs.connection).toEqual(STAGING);
     // The same id exists in the configured account too: only the staging one may be deleted.
     configured.seed({ type: "email", name: "Same id elsewhere" });
@@ -94,8 +85,8 @@ describe("resources on several connections", () => {
     });
     expect(onStaging.id).toBe(onProduction.id);
     const { ctx } = fakeContext(configured, accounts);
-    const a = await create(ctx, email("Ops", { adopt: true, connection: STAGING }));
-    const b = await create(ctx, email("Ops", { adopt: onProduction.id, connection: PRODUCTION }));
+    const a = await operations.create(ctx, email("Ops", { adopt: true, connection: STAGING }));
+    const b = await operations.create(ctx, email("Ops", { adopt: onProduction.id, connection: PRODUCTION }));
     expect([a.id, b.id]).toEqual([String(onStaging.id), String(onProduction.id)]);
     expect(staging.calls.create + production.calls.create).toBe(0);
     // Within one account the claim holds.
@@ -107,8 +98,8 @@ describe("resources on several connections", () => {
   it("finds drift on each site from that site's snapshot", async () => {
     const { staging, production, configured, accounts } = twoSites();
     const { ctx, notes } = fakeContext(configured, accounts);
-    const a = await create(ctx, email("Ops", { connection: STAGING }));
-    const b = await create(ctx, email("Ops", { connection: PRODUCTION }));
+    const a = await operations.create(ctx, email("Ops", { connection: STAGING }));
+    const b = await operations.create(ctx, email("Ops", { connection: PRODUCTION }));
     staging.store.get(Number(a.id))!.name = "Renamed on staging";
     production.store.delete(Number(b.id));
 
@@ -132,7 +123,7 @@ describe("resources on several connections", () => {
   it("replaces a handler moved to another site, naming both sites and no key", async () => {
     const { configured, accounts } = twoSites();
     const { ctx, notes } = fakeContext(configured, accounts);
-    const made = await create(ctx, email("Ops", { connection: STAGING }));
+    const made = await operations.create(ctx, email("Ops", { connection: STAGING }));
     const moved = await operations.diff(ctx, made.id, made.outs, email("Ops", { connection: PRODUCTION }));
     expect(moved).toEqual({
       changes: true,
@@ -148,13 +139,13 @@ describe("resources on several connections", () => {
   it("moving from the provider's configuration to a connection of the same site and key changes nothing in the API", async () => {
     const { configured, accounts } = twoSites();
     const { ctx } = fakeContext(configured, accounts);
-    const made = await create(ctx, email("Ops"));
+    const made = await operations.create(ctx, email("Ops"));
     const explicit = email("Ops", { connection: { ...DEFAULT_CONNECTION, baseUrl: "http://127.0.0.1:1/" } });
     const result = await operations.diff(ctx, made.id, made.outs, explicit);
     expect(result).toEqual({ changes: true, replaces: [], changed: ["connection"] });
     const updated = await operations.update(ctx, made.id, made.outs, explicit);
     expect(configured.calls.update).toBe(0);
-    expect((updated.outs as HandlerOutputs).connection).toEqual(explicit.connection);
+    expect(updated.outs.connection).toEqual(explicit.connection);
   });
 
   it("a new key for the same site (rotation) updates the state only, reading through the new key", async () => {
@@ -164,7 +155,7 @@ describe("resources on several connections", () => {
       { ...STAGING, api: shared },
       { ...rotated, api: shared },
     ]);
-    const made = await create(ctx, email("Ops", { connection: STAGING }));
+    const made = await operations.create(ctx, email("Ops", { connection: STAGING }));
     const next = fakeContext(new FakeApi(), [{ ...rotated, api: shared }]);
     const result = await operations.diff(next.ctx, made.id, made.outs, email("Ops", { connection: rotated }));
     expect(result).toEqual({ changes: true, replaces: [], changed: ["connection"] });
@@ -175,7 +166,7 @@ describe("resources on several connections", () => {
       email("Ops", { connection: rotated }),
     );
     expect(shared.calls.update).toBe(0);
-    expect((updated.outs as HandlerOutputs).connection).toEqual(rotated);
+    expect(updated.outs.connection).toEqual(rotated);
     expect(next.built).toEqual([STAGING.baseUrl]);
   });
 
@@ -200,7 +191,7 @@ describe("resources on several connections", () => {
   it("refresh reads through the recorded connection and keeps it (and its key) out of the recorded inputs", async () => {
     const { staging, configured, accounts } = twoSites();
     const { ctx } = fakeContext(configured, accounts);
-    const made = await create(ctx, email("Ops", { connection: STAGING }));
+    const made = await operations.create(ctx, email("Ops", { connection: STAGING }));
     staging.store.get(Number(made.id))!.is_enabled = false;
     const next = fakeContext(configured, accounts); // a new process, as `pulumi refresh` is
     const read = await operations.read(next.ctx, made.id, made.outs);
@@ -215,7 +206,7 @@ describe("checking a connection", () => {
     if (!configured) ctx.settings = readSettings(() => undefined, {});
     return operations
       .check(ctx, email("Ops", { connection }))
-      .failures!.map((f) => `${f.property}|${f.reason}`);
+      .failures.map((f) => `${f.property}|${f.reason}`);
   };
 
   it("accepts a complete connection without the provider's configuration", () => {

@@ -1,3 +1,4 @@
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { describe, expect, it } from "vitest";
 
 import {
@@ -101,6 +102,10 @@ describe("checkInputs", () => {
 
   it("leaves values unknown at preview time for later", () => {
     expect(checkInputs({ type: "slack", name: UNKNOWN, slack: UNKNOWN })).toEqual([]);
+  });
+
+  it("knows an unknown value as the engine sends it to both faces", () => {
+    expect(UNKNOWN).toBe(unknownValue);
   });
 });
 
