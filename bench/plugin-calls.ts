@@ -24,9 +24,9 @@ import {
 } from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 
-import { inputsFromOutputs, outputsFrom, refreshedOutputs, toLive } from "../provider/inputs";
+import { inputsFromOutputs, outputsFrom, refreshedOutputs, toLive } from "../provider/core/inputs";
 import { encodeProperties, secret } from "../provider/plugin/properties";
-import { SECRET_INPUTS, SECRET_OUTPUTS } from "../provider/secret-properties";
+import { SECRET_INPUTS, SECRET_OUTPUTS } from "../provider/core/secret-properties";
 import { HANDLER_RESOURCE_TOKEN } from "../provider/tokens";
 import { NotificationHandlersClient } from "../sdk/client/client";
 import { readWholeAccount } from "../sdk/client/whole-account";

@@ -18,7 +18,7 @@ import {
   NotificationHandlersError,
   ServiceNotFoundError,
 } from "../sdk/client/errors";
-import { CONFIG_KEYS } from "../provider/config";
+import { CONFIG_KEYS } from "../provider/core/config";
 import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/client/settings";
 import { type CliIo, CommandError, UsageError } from "./io";
 import { OutputFolder } from "./export-folder";

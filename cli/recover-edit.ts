@@ -3,8 +3,8 @@
  * finished create would have recorded, and the pending operations it resolved are gone. No I/O.
  */
 import { PROVIDER_KEY } from "../provider/provider-source";
-import { outputsFrom, toLive } from "../provider/inputs";
-import { SECRET_OUTPUTS } from "../provider/secret-properties";
+import { outputsFrom, toLive } from "../provider/core/inputs";
+import { SECRET_OUTPUTS } from "../provider/core/secret-properties";
 import type { Decision } from "./recover-plan";
 import { type ExportedState, type StateResource, plainInputs, secretValue } from "./state-json";
 

@@ -10,8 +10,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 
-import { clientOptions, readSettings, requireConnection } from "../provider/config";
-import { connectionId, explicitConnection } from "../provider/connection";
+import { clientOptions, readSettings, requireConnection } from "../provider/core/config";
+import { connectionId, explicitConnection } from "../provider/core/connection";
 import { NotificationHandlersClient } from "../sdk/client/client";
 import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/resources/handler-parsing";
 import { readWholeAccount } from "../sdk/client/whole-account";

@@ -4,7 +4,7 @@
  * and what the code wants.
  *
  * The engine's JSON says which resources change; the fields come from the provider's drift notes
- * (provider/drift-note.ts: its diff compares the code with the live handler, so they cover edits in
+ * (provider/core/drift-note.ts: its diff compares the code with the live handler, so they cover edits in
  * the web UI as well as in the code, and say which made each field differ). The plugin's notes carry
  * their resource's URN; the dynamic provider's come without one and name the handler's id and name,
  * which the step's recorded outputs hold. Secret fields are always shown as `[secret]`.
@@ -19,7 +19,7 @@ import {
   ORIGINS,
   SHOWN_SECRET,
   parseDriftNotes,
-} from "../provider/drift-note";
+} from "../provider/core/drift-note";
 import { HANDLER_RESOURCE_TYPES } from "../provider/tokens";
 import { ALL_FIELDS } from "../sdk/client/catalog";
 import { type CliIo, CommandError, UsageError, readAll } from "./io";

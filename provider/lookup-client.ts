@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 
 import { NotificationHandlersClient } from "../sdk/client/client";
 import type { Environment } from "../sdk/client/settings";
-import { type ConfigGetter, clientOptions, readSettings, requireConnection } from "./config";
+import { type ConfigGetter, clientOptions, readSettings, requireConnection } from "./core/config";
 
 /**
  * Where lookups connect; defaults to the provider's stack config, then the environment. A resource's

@@ -7,11 +7,11 @@
 import * as pulumi from "@pulumi/pulumi";
 
 import type { HandlerType } from "../sdk/client/catalog";
-import { type NotificationHandlerFilter, findHandler, findHandlers } from "./handler-queries";
-import type { LiveHandler } from "./inputs";
+import { type NotificationHandlerFilter, findHandler, findHandlers } from "./core/handler-queries";
+import type { LiveHandler } from "./core/inputs";
 import { type LookupOptions, lookupClient } from "./lookup-client";
 
-export type { NotificationHandlerFilter } from "./handler-queries";
+export type { NotificationHandlerFilter } from "./core/handler-queries";
 export type { LookupOptions } from "./lookup-client";
 
 /** A handler found by a lookup, as the API reports it: the provider's view of a live handler. */

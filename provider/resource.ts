@@ -14,7 +14,7 @@ import {
 import type { UpdateStrategy } from "../sdk/client/settings";
 import { PROVIDER_KEY, providerSource } from "./provider-source";
 import { DYNAMIC_RESOURCE_TYPE } from "./tokens";
-import { SECRET_INPUTS, secretOutputsOf } from "./secret-properties";
+import { SECRET_INPUTS, secretOutputsOf } from "./core/secret-properties";
 import { sourceRecord } from "./source-record";
 
 type FieldSpecOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number];

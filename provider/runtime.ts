@@ -11,14 +11,14 @@
  * create of unknown outcome made), `partial-failure.ts` (recording a handler when a later step
  * fails), `inputs.ts` (checks, diffs and outputs, no I/O).
  */
-import "./compile-cache";
+import "./core/compile-cache";
 
 import type * as pulumi from "@pulumi/pulumi";
 
-import { readSettings } from "./config";
-import { ProviderContext } from "./context";
-import type { HandlerInputs, HandlerOutputs } from "./inputs";
-import * as operations from "./operations";
+import { readSettings } from "./core/config";
+import { ProviderContext } from "./core/context";
+import type { HandlerInputs, HandlerOutputs } from "./core/inputs";
+import * as operations from "./core/operations";
 import { NPM_PACKAGE } from "./tokens";
 import { READ_CONTRACTS } from "./state-contract";
 

@@ -1,6 +1,6 @@
 /**
  * The provider's own configuration through the plugin: `CheckConfig`, `DiffConfig` and `Configure`.
- * The keys, rules and environment fallbacks are those of `../config`; this file only reads them out
+ * The keys, rules and environment fallbacks are those of `../core/config`; this file only reads them out
  * of the engine's messages (the checked inputs, or Configure's `variables` and `args`).
  */
 import {
@@ -14,9 +14,9 @@ import {
   PropertyDiff,
 } from "@pulumi/pulumi/proto/provider_pb";
 
-import { CONFIG_KEYS, type ConfigGetter, readSettings, settingsFailures } from "../config";
-import type { ProviderContext } from "../context";
-import { UNKNOWN } from "../inputs";
+import { CONFIG_KEYS, type ConfigGetter, readSettings, settingsFailures } from "../core/config";
+import type { ProviderContext } from "../core/context";
+import { UNKNOWN } from "../core/inputs";
 import { PACKAGE_NAME } from "../tokens";
 import { type PropertyValues, decodeProperties } from "./properties";
 
@@ -24,7 +24,7 @@ import { type PropertyValues, decodeProperties } from "./properties";
 const ENGINE_KEYS = new Set(["version", "pluginDownloadURL"]);
 const SHORT_KEYS = Object.keys(CONFIG_KEYS);
 
-/** A key of `../config`'s form (`notification-handlers:baseUrl`) as its property (`baseUrl`). */
+/** A key of `../core/config`'s form (`notification-handlers:baseUrl`) as its property (`baseUrl`). */
 const propertyOf = (key: string): string => key.slice(PACKAGE_NAME.length + 1);
 
 /** A configuration value as the settings read it: text, or unset (an unknown counts as unset). */
@@ -60,7 +60,7 @@ export function checkConfig(request: CheckRequest): CheckResponse {
 
 /**
  * Compares the configuration. A change replaces nothing: a new key or URL is used from the next
- * call on, and a resource moved to another site is the resource's own diff (see `../operations`).
+ * call on, and a resource moved to another site is the resource's own diff (see `../core/operations`).
  */
 export function diffConfig(request: DiffRequest): DiffResponse {
   const olds = decodeProperties(request.getOlds()).values;

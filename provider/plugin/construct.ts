@@ -13,7 +13,7 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 
 import { describeProblems, type SetEntry } from "../handler-set-format";
 import { entryInputs, type HandlerSetSources, readHandlerSet, readSetSecrets } from "../handler-set-entries";
-import { UNKNOWN } from "../inputs";
+import { UNKNOWN } from "../core/inputs";
 import { HANDLER_RESOURCE_TOKEN, HANDLER_SET_TOKEN, PACKAGE_NAME } from "../tokens";
 import { connectMonitor, type ResourceMonitor } from "./monitor";
 import { decodeProperties, encodeProperties, secret } from "./properties";

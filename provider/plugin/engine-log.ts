@@ -7,7 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 
-import { type Note, noteToStderr } from "../diagnostics";
+import { type Note, noteToStderr } from "../core/diagnostics";
 
 /** Sends a resource's notes to the engine. */
 export type ResourceLog = (urn: string, messages: readonly string[]) => Promise<void>;

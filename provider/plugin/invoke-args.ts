@@ -3,8 +3,8 @@
  * values): each failure names the argument and its rule.
  */
 import { HANDLER_TYPE_NAMES, isHandlerType } from "../../sdk/client/catalog";
-import type { CheckFailure } from "../inputs";
-import type { NotificationHandlerFilter, NotificationHandlerName } from "../handler-queries";
+import type { CheckFailure } from "../core/inputs";
+import type { NotificationHandlerFilter, NotificationHandlerName } from "../core/handler-queries";
 import type { PropertyValues } from "./properties";
 
 /** Checked arguments, or what is wrong with them. */

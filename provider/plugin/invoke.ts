@@ -1,13 +1,13 @@
 /**
  * The plugin's functions (`Invoke`): `getNotificationHandler` and `getNotificationHandlers`, through
- * the queries the program's lookups run (`../handler-queries`), on the provider's configured account.
+ * the queries the program's lookups run (`../core/handler-queries`), on the provider's configured account.
  * `settings` may hold credentials, so each handler's comes back as a secret.
  */
 import { CheckFailure, type InvokeRequest, InvokeResponse } from "@pulumi/pulumi/proto/provider_pb";
 
-import type { ProviderContext } from "../context";
-import { findHandler, findHandlers } from "../handler-queries";
-import type { CheckFailure as Failure, LiveHandler } from "../inputs";
+import type { ProviderContext } from "../core/context";
+import { findHandler, findHandlers } from "../core/handler-queries";
+import type { CheckFailure as Failure, LiveHandler } from "../core/inputs";
 import { GET_HANDLERS_TOKEN, GET_HANDLER_TOKEN } from "../tokens";
 import { filterArgs, nameArgs } from "./invoke-args";
 import { decodeProperties, encodeProperties, secret } from "./properties";

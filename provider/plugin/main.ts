@@ -5,7 +5,7 @@
  *
  *     node dist/provider/plugin/main.js <engine-address>
  */
-import "../compile-cache";
+import "../core/compile-cache";
 
 import { runAsPlugin } from "./lifecycle";
 import { startPluginServer } from "./server";

@@ -3,7 +3,7 @@
  * the inputs as the program gave them, and what only the API can tell (ids, dates, the stored
  * settings) unknown, or kept from the recorded outputs where an update does not change it.
  */
-import { type HandlerInputs, UNKNOWN } from "../inputs";
+import { type HandlerInputs, UNKNOWN } from "../core/inputs";
 import type { PropertyValues } from "./properties";
 
 /** The previewed outputs of `inputs`; `recorded` are the resource's outputs before an update. */

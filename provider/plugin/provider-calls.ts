@@ -4,7 +4,7 @@
  */
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 
-import { ProviderContext } from "../context";
+import { ProviderContext } from "../core/context";
 import { checkConfig, configure, diffConfig } from "./config-calls";
 import { construct } from "./construct";
 import { engineLog } from "./engine-log";

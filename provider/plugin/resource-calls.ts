@@ -1,7 +1,7 @@
 /**
  * The resource's calls through the plugin: Check, Diff, Create, Read, Update and Delete of
  * `notification-handlers:index:NotificationHandler`. Each decodes the engine's message, calls the
- * same operation the dynamic provider calls (`../operations`), and encodes the answer, with the
+ * same operation the dynamic provider calls (`../core/operations`), and encodes the answer, with the
  * credential fields, the connection and `settings` wrapped as secrets.
  */
 import {
@@ -21,12 +21,12 @@ import {
 } from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 
-import type { ProviderContext } from "../context";
-import { inputsFromOutputs } from "../inputs";
-import { withDeadline } from "../deadline";
+import type { ProviderContext } from "../core/context";
+import { inputsFromOutputs } from "../core/inputs";
+import { withDeadline } from "../core/deadline";
 import type { ResourceLog } from "./engine-log";
-import * as operations from "../operations";
-import { SECRET_INPUTS, secretOutputsOf } from "../secret-properties";
+import * as operations from "../core/operations";
+import { SECRET_INPUTS, secretOutputsOf } from "../core/secret-properties";
 import { decodeProperties, encodeProperties } from "./properties";
 import { previewOutputs } from "./preview";
 import { nameOf, requireHandlerType } from "./urn";

@@ -1,6 +1,6 @@
 /**
  * One gRPC call of the engine, answered by an async function: its result, or its error as a gRPC
- * status. A partial failure (a handler exists although the step failed, see `../partial-failure`)
+ * status. A partial failure (a handler exists although the step failed, see `../core/partial-failure`)
  * travels as the `ErrorResourceInitFailed` detail the engine reads to record that handler anyway.
  */
 import * as grpc from "@grpc/grpc-js";
@@ -8,8 +8,8 @@ import { ErrorResourceInitFailed } from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 
-import { isPartialFailure } from "../partial-failure";
-import { secretOutputsOf } from "../secret-properties";
+import { isPartialFailure } from "../core/partial-failure";
+import { secretOutputsOf } from "../core/secret-properties";
 import { encodeProperties } from "./properties";
 
 /** A request the plugin cannot serve as asked (another type token, say): INVALID_ARGUMENT. */

@@ -12,7 +12,7 @@ import { rm } from "node:fs/promises";
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 import type { PreviewJson } from "../../cli/summary";
-import { parseDriftNotes } from "../../provider/drift-note";
+import { parseDriftNotes } from "../../provider/core/drift-note";
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import { scratchFolder } from "../../scripts/user-project";
 import type { Registries } from "./registries";

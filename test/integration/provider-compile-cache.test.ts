@@ -1,5 +1,5 @@
 /**
- * The provider's compile cache (provider/compile-cache.ts), in a process that loads the compiled
+ * The provider's compile cache (provider/core/compile-cache.ts), in a process that loads the compiled
  * runtime and is then ended with SIGINT, as the engine ends a dynamic-provider process (build first
  * with `npm run build`).
  */

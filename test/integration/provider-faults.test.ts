@@ -5,10 +5,10 @@
  */
 import { afterAll, expect, it } from "vitest";
 
-import { CONFIG_KEYS, readSettings } from "../../provider/config";
-import { ProviderContext } from "../../provider/context";
-import type { HandlerInputs } from "../../provider/inputs";
-import * as operations from "../../provider/operations";
+import { CONFIG_KEYS, readSettings } from "../../provider/core/config";
+import { ProviderContext } from "../../provider/core/context";
+import type { HandlerInputs } from "../../provider/core/inputs";
+import * as operations from "../../provider/core/operations";
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";

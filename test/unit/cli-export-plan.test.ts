@@ -14,7 +14,7 @@ import { fieldByProperty } from "../../sdk/client/catalog";
 import { cleanLikeDeployed, equalAfterCleaning } from "../../sdk/client/cleaning";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { readSetFiles } from "../../provider/handler-set-format";
-import { checkInputs, desiredFrom, differences, toLive } from "../../provider/inputs";
+import { checkInputs, desiredFrom, differences, toLive } from "../../provider/core/inputs";
 
 const handler = (
   id: number,

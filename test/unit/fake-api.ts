@@ -4,9 +4,9 @@
  * them in the order asked (or, like 2025 instances, in its own order), counts calls, and fails creates
  * and lists as a test scripts it: what the real client would throw after its own retries.
  */
-import type { HandlersApi } from "../../provider/handlers-api";
-import { ProviderContext } from "../../provider/context";
-import { readSettings } from "../../provider/config";
+import type { HandlersApi } from "../../provider/core/handlers-api";
+import { ProviderContext } from "../../provider/core/context";
+import { readSettings } from "../../provider/core/config";
 import { CreateOutcomeUnknownError, InternalServerError, NotFoundError } from "../../sdk/client/errors";
 import { Page, PagePromise } from "../../sdk/client/pagination";
 import type {

@@ -8,7 +8,7 @@ import { ErrorResourceInitFailed } from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { describe, expect, it } from "vitest";
 
-import { partialFailure } from "../../provider/partial-failure";
+import { partialFailure } from "../../provider/core/partial-failure";
 import { InvalidRequestError, statusOf } from "../../provider/plugin/unary";
 
 const SECRET = (value: unknown): Record<string, unknown> => ({

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { OperationCancelledError } from "../../provider/cancellation";
-import * as operations from "../../provider/operations";
+import { OperationCancelledError } from "../../provider/core/cancellation";
+import * as operations from "../../provider/core/operations";
 import { FakeApi, fakeContext } from "./fake-api";
 
 const inputs = { type: "email", name: "Ops", email: "ops@example.com" };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { CONFIG_KEYS, readSettings, settingsFailures } from "../../provider/config";
+import { CONFIG_KEYS, readSettings, settingsFailures } from "../../provider/core/config";
 import { SETTINGS } from "../../sdk/client/settings";
 
 const config =

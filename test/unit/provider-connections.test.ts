@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 
-import type { HandlerInputs } from "../../provider/inputs";
-import { UNKNOWN } from "../../provider/inputs";
-import * as operations from "../../provider/operations";
-import { readSettings } from "../../provider/config";
+import type { HandlerInputs } from "../../provider/core/inputs";
+import { UNKNOWN } from "../../provider/core/inputs";
+import * as operations from "../../provider/core/operations";
+import { readSettings } from "../../provider/core/config";
 import { DEFAULT_CONNECTION, FakeApi, type FakeAccount, fakeContext } from "./fake-api";
 
 const STAGING = { baseUrl: "https://staging.example.com", apiKey: "staging-key-0123456789" };

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import type { PreviewJson } from "../../cli/summary";
-import { type DriftNote, formatDriftNote, parseDriftNotes } from "../../provider/drift-note";
+import { type DriftNote, formatDriftNote, parseDriftNotes } from "../../provider/core/drift-note";
 
 // Every kind of note, with names and values that need quoting.
 const NOTES: DriftNote[] = [

@@ -11,7 +11,7 @@ import {
   outputsFrom,
   refreshedOutputs,
   type LiveHandler,
-} from "../../provider/inputs";
+} from "../../provider/core/inputs";
 import { HANDLER_TYPE_NAMES, fieldsOf } from "../../sdk/client/catalog";
 import { cleanLikeDeployed } from "../../sdk/client/cleaning";
 

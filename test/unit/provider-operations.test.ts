@@ -4,10 +4,10 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-import type { HandlerInputs } from "../../provider/inputs";
-import * as operations from "../../provider/operations";
-import { isPartialFailure } from "../../provider/partial-failure";
-import { DEFAULT_BATCH_WINDOW_MS, proofOf } from "../../provider/read-back";
+import type { HandlerInputs } from "../../provider/core/inputs";
+import * as operations from "../../provider/core/operations";
+import { isPartialFailure } from "../../provider/core/partial-failure";
+import { DEFAULT_BATCH_WINDOW_MS, proofOf } from "../../provider/core/read-back";
 import { FakeApi, fakeContext } from "./fake-api";
 
 const email = (name: string, over: Partial<HandlerInputs> = {}): HandlerInputs => ({

@@ -8,8 +8,8 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { CONFIG_KEYS } from "../../provider/config";
-import { checkInputs, outputsFrom, toLive } from "../../provider/inputs";
+import { CONFIG_KEYS } from "../../provider/core/config";
+import { checkInputs, outputsFrom, toLive } from "../../provider/core/inputs";
 import { UPDATE_STRATEGIES } from "../../sdk/client/settings";
 import {
   ANY_TOKEN,

@@ -13,10 +13,10 @@ import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 
-import { CONFIG_KEYS } from "../../provider/config";
-import { CONNECTION_PROPERTY } from "../../provider/connection";
+import { CONFIG_KEYS } from "../../provider/core/config";
+import { CONNECTION_PROPERTY } from "../../provider/core/connection";
 import { CONTRACT_1_SOURCE, PROVIDER_KEY, providerSource } from "../../provider/provider-source";
-import { secretOutputsOf } from "../../provider/secret-properties";
+import { secretOutputsOf } from "../../provider/core/secret-properties";
 import { RUNTIME_REQUEST } from "../../provider/source-record";
 import {
   DYNAMIC_HANDLER_SET_TYPE,

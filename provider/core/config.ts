@@ -4,14 +4,14 @@
  * the message that says how to set a missing connection. The dynamic provider (`configure()`) and the
  * lookups (the program's config) read through the same function and build their clients alike.
  */
-import type { ClientOptions } from "../sdk/client/client-options";
+import type { ClientOptions } from "../../sdk/client/client-options";
 import {
   type Environment,
   SETTINGS,
   type Setting,
   type UpdateStrategy,
   readSetting,
-} from "../sdk/client/settings";
+} from "../../sdk/client/settings";
 
 /** Stack configuration keys of the provider. */
 export const CONFIG_KEYS = {

@@ -1,11 +1,11 @@
 /**
  * The provider's operations as the engine calls them (check, diff, create, read, update, delete),
- * over a {@link ProviderContext}: the real process's one in `./runtime`, or a test's around a fake API.
+ * over a {@link ProviderContext}: the real process's one in `../runtime`, or a test's around a fake API.
  * Each resource's calls go to the state of its connection (`ctx.site(...)`): its inputs' for check,
  * diff, create and update, its recorded outputs' for read and delete. The results are the core's own
  * types: the dynamic provider's host takes them as they are, the plugin encodes them.
  */
-import { ALL_FIELDS } from "../sdk/client/catalog";
+import { ALL_FIELDS } from "../../sdk/client/catalog";
 import { claimHandlerToAdopt } from "./adoption";
 import { type Connection, requireConnection } from "./config";
 import {

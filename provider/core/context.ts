@@ -5,7 +5,7 @@
  * and its claims, the shared verifying reads and what the diffs decided. It lives in the process and is
  * never serialized. Tests build one around fake APIs.
  */
-import { NotificationHandlersClient } from "../sdk/client/client";
+import { NotificationHandlersClient } from "../../sdk/client/client";
 import { Account } from "./account";
 import { Cancellation } from "./cancellation";
 import {
@@ -18,7 +18,7 @@ import {
 import { UNKNOWN_CONNECTION, connectionId, describeConnection, explicitConnection } from "./connection";
 import { type Note, noteToStderr, pacingNotes } from "./diagnostics";
 import type { HandlersApi } from "./handlers-api";
-import type { UpdateStrategy } from "../sdk/client/settings";
+import type { UpdateStrategy } from "../../sdk/client/settings";
 import type { HandlerInputs } from "./inputs";
 import { DEFAULT_BATCH_WINDOW_MS, DEFAULT_MAX_WAIT_MS, ReadBack } from "./read-back";
 import { CreatesInFlight } from "./recovery";

@@ -2,7 +2,7 @@
  * Which of the resource's properties are kept secret, for both faces: the resource marks them (the
  * dynamic provider), the plugin wraps them in what it sends back to the engine.
  */
-import { ALL_FIELDS, HANDLER_TYPE_NAMES, fieldsOf, isHandlerType } from "../sdk/client/catalog";
+import { ALL_FIELDS, HANDLER_TYPE_NAMES, fieldsOf, isHandlerType } from "../../sdk/client/catalog";
 import { CONNECTION_PROPERTY } from "./connection";
 
 /** The catalog's credential fields (webhook URLs, tokens, X keys). */
