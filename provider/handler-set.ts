@@ -9,7 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { describeProblems, type SetEntry, type SetProblem } from "./handler-set-format";
 import { entryInputs, readHandlerSet, readSetSecrets } from "./handler-set-entries";
 import type { UpdateStrategy } from "../sdk/client/settings";
-import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "./resource";
+import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "./dynamic/resource";
 import { DYNAMIC_HANDLER_SET_TYPE } from "./tokens";
 
 /** The arguments of a `HandlerSet`: files or data, and the options of every handler in it. */

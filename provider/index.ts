@@ -12,7 +12,7 @@ export {
   type NotificationHandlerCommonArgs,
   type NotificationHandlerFields,
   type NotificationHandlerOptions,
-} from "./resource";
+} from "./dynamic/resource";
 export { HandlerSet, type HandlerSetArgs, HandlerSetError } from "./handler-set";
 export type { SetProblem } from "./handler-set-format";
 export type { UpdateStrategy } from "../sdk/client/settings";
@@ -27,4 +27,4 @@ export {
   type NotificationHandlerFilter,
   type NotificationHandlerFilterInputs,
   type NotificationHandlerInfo,
-} from "./lookup";
+} from "./dynamic/lookup";

@@ -1,6 +1,6 @@
 /**
  * The queries behind the lookups (`getNotificationHandler`, `getNotificationHandlers`), over any
- * handlers API: the program's lookups (`../lookup`) and the plugin's invokes run the same code.
+ * handlers API: the program's lookups (`../dynamic/lookup`) and the plugin's invokes run the same code.
  */
 import type { HandlerType } from "../../sdk/client/catalog";
 import { equalAfterCleaning } from "../../sdk/client/cleaning";

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { CONFIG_KEYS } from "../../provider/core/config";
-import { lookupClient } from "../../provider/lookup-client";
+import { lookupClient } from "../../provider/dynamic/lookup-client";
 import type { NotificationHandlersClient } from "../../sdk/client/client";
 import { SETTINGS } from "../../sdk/client/settings";
 

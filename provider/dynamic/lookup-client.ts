@@ -4,9 +4,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { NotificationHandlersClient } from "../sdk/client/client";
-import type { Environment } from "../sdk/client/settings";
-import { type ConfigGetter, clientOptions, readSettings, requireConnection } from "./core/config";
+import { NotificationHandlersClient } from "../../sdk/client/client";
+import type { Environment } from "../../sdk/client/settings";
+import { type ConfigGetter, clientOptions, readSettings, requireConnection } from "../core/config";
 
 /**
  * Where lookups connect; defaults to the provider's stack config, then the environment. A resource's

@@ -6,12 +6,12 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import type { HandlerType } from "../sdk/client/catalog";
-import { type NotificationHandlerFilter, findHandler, findHandlers } from "./core/handler-queries";
-import type { LiveHandler } from "./core/inputs";
+import type { HandlerType } from "../../sdk/client/catalog";
+import { type NotificationHandlerFilter, findHandler, findHandlers } from "../core/handler-queries";
+import type { LiveHandler } from "../core/inputs";
 import { type LookupOptions, lookupClient } from "./lookup-client";
 
-export type { NotificationHandlerFilter } from "./core/handler-queries";
+export type { NotificationHandlerFilter } from "../core/handler-queries";
 export type { LookupOptions } from "./lookup-client";
 
 /** A handler found by a lookup, as the API reports it: the provider's view of a live handler. */
