@@ -4,8 +4,8 @@
  */
 import { parseArgs } from "node:util";
 
-import { formatProblem, readSetFiles } from "../provider/handler-set-format";
-import { readSetSources } from "../provider/handler-set-sources";
+import { formatProblem, readSetFiles } from "../provider/handler-sets/format";
+import { readSetSources } from "../provider/handler-sets/sources";
 import { type CliIo, UsageError } from "./io";
 
 export const VALIDATE_USAGE = `Usage:

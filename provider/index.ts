@@ -13,8 +13,8 @@ export {
   type NotificationHandlerFields,
   type NotificationHandlerOptions,
 } from "./dynamic/resource";
-export { HandlerSet, type HandlerSetArgs, HandlerSetError } from "./handler-set";
-export type { SetProblem } from "./handler-set-format";
+export { HandlerSet, type HandlerSetArgs, HandlerSetError } from "./handler-sets/component";
+export type { SetProblem } from "./handler-sets/format";
 export type { UpdateStrategy } from "../sdk/client/settings";
 export {
   type GetNotificationHandlerOutputArgs,

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { type COMMON, CONFIG_KEY, KEY } from "../provider/handler-set-format";
+import { type COMMON, CONFIG_KEY, KEY } from "../provider/handler-sets/format";
 import {
   type FieldRule,
   type FieldSpec,

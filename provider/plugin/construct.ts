@@ -1,6 +1,6 @@
 /**
  * `Construct` of the `HandlerSet` component (docs/handler-sets.md#from-python-go-and-yaml): the set
- * read and checked as the TypeScript component checks it (`../handler-set-entries`), then the
+ * read and checked as the TypeScript component checks it (`../handler-sets/entries`), then the
  * component and one `NotificationHandler` per entry, its children, registered with the engine's
  * resource monitor. A set with a problem fails the call with every problem listed, before anything
  * is registered. Patterns are relative to the plugin's working directory: the engine starts its
@@ -11,8 +11,8 @@ import { Alias } from "@pulumi/pulumi/proto/alias_pb";
 import { RegisterResourceRequest, type RegisterResourceResponse } from "@pulumi/pulumi/proto/resource_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 
-import { describeProblems, type SetEntry } from "../handler-set-format";
-import { entryInputs, type HandlerSetSources, readHandlerSet, readSetSecrets } from "../handler-set-entries";
+import { describeProblems, type SetEntry } from "../handler-sets/format";
+import { entryInputs, type HandlerSetSources, readHandlerSet, readSetSecrets } from "../handler-sets/entries";
 import { UNKNOWN } from "../core/inputs";
 import { HANDLER_RESOURCE_TOKEN, HANDLER_SET_TOKEN, PACKAGE_NAME } from "../tokens";
 import { connectMonitor, type ResourceMonitor } from "./monitor";

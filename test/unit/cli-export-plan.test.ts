@@ -13,7 +13,7 @@ import { chooseUpdateStrategy } from "../../cli/update-strategy";
 import { fieldByProperty } from "../../sdk/client/catalog";
 import { cleanLikeDeployed, equalAfterCleaning } from "../../sdk/client/cleaning";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
-import { readSetFiles } from "../../provider/handler-set-format";
+import { readSetFiles } from "../../provider/handler-sets/format";
 import { checkInputs, desiredFrom, differences, toLive } from "../../provider/core/inputs";
 
 const handler = (

@@ -9,7 +9,7 @@ import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 
-import { readSetFiles } from "../../provider/handler-set-format";
+import { readSetFiles } from "../../provider/handler-sets/format";
 import { SCHEMA_FILE, handlerSetSchema, handlerSetSchemaJson } from "../../scripts/handler-set-schema";
 
 const GOOD = `

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { formatProblem, readSetData, readSetFiles } from "../../provider/handler-set-format";
+import { formatProblem, readSetData, readSetFiles } from "../../provider/handler-sets/format";
 
 const problemsOf = (...sources: [string, string][]): string[] =>
   readSetFiles(sources.map(([file, text]) => ({ file, text }))).problems.map(formatProblem);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { matchFiles } from "../../provider/handler-set-sources";
+import { matchFiles } from "../../provider/handler-sets/sources";
 
 let root: string;
 

@@ -1,16 +1,16 @@
 /**
- * `HandlerSet`: notification handlers declared as data (docs/handler-sets.md), one `NotificationHandler`
- * per entry of YAML files or of a parsed object. Every file is read and checked, and every secret
- * found in the stack's config, before the component is registered: a set with a problem changes
- * nothing.
+ * `HandlerSet` of TypeScript programs (the plugin's is `../plugin/construct`): notification handlers
+ * declared as data (docs/handler-sets.md), one `NotificationHandler` per entry of YAML files or of a
+ * parsed object. Every file is read and checked, and every secret found in the stack's config, before
+ * the component is registered: a set with a problem changes nothing.
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { describeProblems, type SetEntry, type SetProblem } from "./handler-set-format";
-import { entryInputs, readHandlerSet, readSetSecrets } from "./handler-set-entries";
-import type { UpdateStrategy } from "../sdk/client/settings";
-import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "./dynamic/resource";
-import { DYNAMIC_HANDLER_SET_TYPE } from "./tokens";
+import { describeProblems, type SetEntry, type SetProblem } from "./format";
+import { entryInputs, readHandlerSet, readSetSecrets } from "./entries";
+import type { UpdateStrategy } from "../../sdk/client/settings";
+import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "../dynamic/resource";
+import { DYNAMIC_HANDLER_SET_TYPE } from "../tokens";
 
 /** The arguments of a `HandlerSet`: files or data, and the options of every handler in it. */
 export interface HandlerSetArgs {

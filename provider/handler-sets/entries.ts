@@ -4,15 +4,9 @@
  * component of TypeScript programs and the plugin's `Construct` (docs/handler-sets.md), so a set is
  * checked one way whatever the program's language. No Pulumi here: the config arrives as a lookup.
  */
-import { fieldByProperty, fieldViolation } from "../sdk/client/catalog";
-import {
-  readSetData,
-  readSetFiles,
-  type SetEntry,
-  type SetProblem,
-  type SetReading,
-} from "./handler-set-format";
-import { matchFiles, readSetSources } from "./handler-set-sources";
+import { fieldByProperty, fieldViolation } from "../../sdk/client/catalog";
+import { readSetData, readSetFiles, type SetEntry, type SetProblem, type SetReading } from "./format";
+import { matchFiles, readSetSources } from "./sources";
 
 /** What a set is made from: YAML files (patterns relative to the program's folder), or data. */
 export interface HandlerSetSources {

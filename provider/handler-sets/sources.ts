@@ -9,7 +9,7 @@
 import { type Dirent, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-import type { SetProblem, SetSource } from "./handler-set-format";
+import type { SetProblem, SetSource } from "./format";
 
 const MAGIC = /[*?[]/;
 
