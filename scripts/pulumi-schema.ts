@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { pulumiSchemaJson } from "../provider/schema";
+import { pulumiSchemaJson } from "../provider/plugin/schema";
 
 /** The committed file, relative to the repository root; the package ships it. */
 export const SCHEMA_FILE = join("provider", "schema.json");

@@ -2,7 +2,7 @@
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { GetSchemaResponse } from "@pulumi/pulumi/proto/provider_pb";
 
-import { pulumiSchema } from "../schema";
+import { pulumiSchema } from "./schema";
 import type { ServedMethods } from "./serve";
 import { unary } from "./unary";
 

@@ -30,7 +30,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { pulumiSchema } from "../../provider/schema";
+import { pulumiSchema } from "../../provider/plugin/schema";
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { PluginProcess, SECRET, TYPE, UNKNOWN, struct, urnOf } from "./plugin-process";

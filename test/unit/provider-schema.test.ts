@@ -18,7 +18,7 @@ import {
   type PropertySpec,
   pulumiSchema,
   pulumiSchemaJson,
-} from "../../provider/schema";
+} from "../../provider/plugin/schema";
 import {
   GET_HANDLERS_TOKEN,
   GET_HANDLER_TOKEN,

@@ -12,7 +12,7 @@ import { basename, join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { pulumiSchema } from "../../provider/schema";
+import { pulumiSchema } from "../../provider/plugin/schema";
 import { PLUGIN_DOWNLOAD_URL, REPOSITORY_URL } from "../../provider/tokens";
 import { pluginTarball } from "../../scripts/build-plugin";
 import { PINNED_NPM_PROJECTS, REPOSITORY_ROOT } from "../../scripts/user-project";

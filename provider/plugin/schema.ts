@@ -10,8 +10,8 @@ import {
   HANDLER_TYPE_NAMES,
   NAME_MAX_LENGTH,
   RULE_DESCRIPTIONS,
-} from "../sdk/client/catalog";
-import { type Setting, SETTINGS, type UpdateStrategy, UPDATE_STRATEGIES } from "../sdk/client/settings";
+} from "../../sdk/client/catalog";
+import { type Setting, SETTINGS, type UpdateStrategy, UPDATE_STRATEGIES } from "../../sdk/client/settings";
 import {
   GET_HANDLERS_TOKEN,
   GET_HANDLER_TOKEN,
@@ -23,7 +23,7 @@ import {
   PLUGIN_DOWNLOAD_URL,
   REPOSITORY_URL,
   UPDATE_STRATEGY_TOKEN,
-} from "./tokens";
+} from "../tokens";
 
 /** Pulumi's own type of any value: what a set given as data holds is checked by the set's rules. */
 export const ANY_TOKEN = "pulumi.json#/Any";
