@@ -8,6 +8,7 @@ import { Document, isMap, isScalar, visit } from "yaml";
 
 import type { ExportPlan, ExportedHandler } from "./export-plan";
 import { CONFIG_KEYS } from "../provider/core/config";
+import { NPM_PACKAGE } from "../provider/tokens";
 import { markdownText as cell } from "./markdown";
 import { type StrategyChoice, strategyCommand, strategyReason } from "./update-strategy";
 
@@ -18,8 +19,7 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ["typescript", "yaml"];
 /** The handler set's file in a project exported as YAML. */
 const HANDLERS_FILE = "handlers.yaml";
 /** Where editors find the set's schema: in the package, once the project is installed. */
-const SCHEMA_LINE =
-  "# yaml-language-server: $schema=./node_modules/pulumi-notification-handlers/docs/handler-set.schema.json";
+const SCHEMA_LINE = `# yaml-language-server: $schema=./node_modules/${NPM_PACKAGE}/docs/handler-set.schema.json`;
 
 /** What the files say beyond the plan. */
 interface ProjectOptions {
@@ -88,7 +88,7 @@ function packageJson(options: ProjectOptions): unknown {
     main: "index.ts",
     dependencies: {
       "@pulumi/pulumi": PULUMI_RANGE,
-      "pulumi-notification-handlers": options.packageSpec,
+      [NPM_PACKAGE]: options.packageSpec,
     },
     devDependencies: { "@types/node": "^24.0.0", typescript: "^5.9.0" },
     engines: { node: `>=${NODE_FLOOR}` },
@@ -122,7 +122,7 @@ function indexTs(plan: ExportPlan, retain: boolean): string {
         ]
       : []),
     ...(plan.secrets.length > 0 ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
-    'import { NotificationHandler } from "pulumi-notification-handlers";',
+    `import { NotificationHandler } from "${NPM_PACKAGE}";`,
     "",
   ];
   if (plan.secrets.length > 0) lines.push("const config = new pulumi.Config();", "");
@@ -156,13 +156,13 @@ export const handlerIds = Object.fromEntries(
 `;
   const files = `{ files: [${JSON.stringify(HANDLERS_FILE)}] }`;
   if (!retain) {
-    return `${header}import { HandlerSet } from "pulumi-notification-handlers";
+    return `${header}import { HandlerSet } from "${NPM_PACKAGE}";
 
 const set = new HandlerSet("handlers", ${files});
 ${footer}`;
   }
   return `${header}import * as pulumi from "@pulumi/pulumi";
-import { HandlerSet } from "pulumi-notification-handlers";
+import { HandlerSet } from "${NPM_PACKAGE}";
 
 // The set's handlers stay in the account when their resources go (\`pulumi destroy\`, an entry
 // removed from ${HANDLERS_FILE}, a replacement); delete the \`transformations\` option below to let this
