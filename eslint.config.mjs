@@ -2,6 +2,42 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/** Built-in modules by their `node:` name: every block that restricts imports keeps this pattern. */
+const NODE_PREFIX = {
+  regex:
+    "^(assert|buffer|child_process|crypto|events|fs|http|https|net|os|path|stream|timers|url|util|zlib)(/.*)?$",
+  message: "Use the node: prefix for built-in modules.",
+};
+
+/** A block that forbids the files it covers the imports `patterns` match (built-ins without `node:` too). */
+function importsOf(files, patterns, ignores = []) {
+  return {
+    files,
+    ignores,
+    rules: { "no-restricted-imports": ["error", { patterns: [NODE_PREFIX, ...patterns] }] },
+  };
+}
+
+/*
+ * provider/'s parts, as a module in one of its folders names them (provider/README.md): the
+ * TypeScript face (dynamic/, the HandlerSet component, and runtime.ts with the state source it
+ * reads), the plugin, and Pulumi's SDK, which the core and what both faces share do without.
+ */
+const TYPESCRIPT_FACE = {
+  regex:
+    "^(\\.\\.?/)+(dynamic/.*|(handler-sets/)?component|index|runtime|provider-source|source-record|state-contract)$",
+  message: "The TypeScript face is for TypeScript programs: neither the core nor the plugin imports it.",
+};
+const PLUGIN = {
+  regex: "^(\\.\\.?/)+plugin(/|$)",
+  message: "The plugin is for the other languages: neither the core nor the TypeScript face imports it.",
+};
+const PULUMI_SDK = {
+  regex: "^@pulumi/pulumi(/|$)",
+  message:
+    "The core and the handler sets' shared side do without Pulumi's SDK: each face translates the engine's calls.",
+};
+
 export default tseslint.config(
   {
     // test/fixtures' JavaScript programs run as a user's would, outside the TypeScript program.
@@ -31,18 +67,17 @@ export default tseslint.config(
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              regex:
-                "^(assert|buffer|child_process|crypto|events|fs|http|https|net|os|path|stream|timers|url|util|zlib)(/.*)?$",
-              message: "Use the node: prefix for built-in modules.",
-            },
-          ],
-        },
-      ],
+      "no-restricted-imports": ["error", { patterns: [NODE_PREFIX] }],
     },
   },
+  // provider/: one core, two faces over it. The core, and the handler sets' format and entries that
+  // both faces share, import neither face; neither face imports the other.
+  importsOf(["provider/core/**/*.ts"], [TYPESCRIPT_FACE, PLUGIN, PULUMI_SDK]),
+  importsOf(
+    ["provider/handler-sets/**/*.ts"],
+    [TYPESCRIPT_FACE, PLUGIN, PULUMI_SDK],
+    ["provider/handler-sets/component.ts"],
+  ),
+  importsOf(["provider/dynamic/**/*.ts", "provider/handler-sets/component.ts", "provider/*.ts"], [PLUGIN]),
+  importsOf(["provider/plugin/**/*.ts"], [TYPESCRIPT_FACE]),
 );
