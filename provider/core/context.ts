@@ -56,11 +56,12 @@ export class SiteContext {
   constructor(
     private readonly provider: ProviderContext,
     private readonly buildApi: () => HandlersApi,
-    label: string,
+    /** The connection this site was made for: a call compares with it rather than resolving it again. */
+    readonly connection: Connection,
     batchWindowMs: number,
     batchMaxWaitMs: number,
   ) {
-    this.label = label;
+    this.label = describeConnection(connection);
     this.account = new Account(() => this.api());
     this.readBack = new ReadBack(() => this.api(), this.account, batchWindowMs, batchMaxWaitMs);
   }
@@ -107,18 +108,13 @@ export class ProviderContext {
   }
 
   /**
-   * The connection of a resource's inputs or outputs: its own `connection`, else the provider's
-   * configuration (which fails here, saying how, when incomplete).
+   * The state of a resource's connection, one per connection and process: its own `connection`, else
+   * the provider's configuration (which fails here, saying how, when incomplete).
    */
-  connectionOf(inputs: HandlerInputs = {}): Connection {
+  site(inputs: HandlerInputs = {}): SiteContext {
     const own = explicitConnection(inputs);
     if (own === UNKNOWN_CONNECTION) throw new Error("the resource's connection is not known yet");
-    return own ?? requireConnection(this.settings);
-  }
-
-  /** The state of a resource's connection (see {@link connectionOf}); one per connection and process. */
-  site(inputs: HandlerInputs = {}): SiteContext {
-    const connection = this.connectionOf(inputs);
+    const connection = own ?? requireConnection(this.settings);
     const raw = `${connection.baseUrl}\n${connection.apiKey}`;
     let id = this.connectionIds.get(raw);
     if (id === undefined) {
@@ -130,7 +126,7 @@ export class ProviderContext {
       site = new SiteContext(
         this,
         () => this.buildApi(connection, this.settings),
-        describeConnection(connection),
+        connection,
         this.batchWindowMs,
         this.batchMaxWaitMs,
       );

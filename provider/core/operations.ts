@@ -105,7 +105,7 @@ export async function diff(
   }
   const site = ctx.site(news);
   const from = previousConnection(ctx, olds);
-  if (from !== undefined && siteOf(from.baseUrl) !== siteOf(ctx.connectionOf(news).baseUrl)) {
+  if (from !== undefined && siteOf(from.baseUrl) !== siteOf(site.connection.baseUrl)) {
     note(
       `handler ${n} (${JSON.stringify(olds.name)}) moves from ${describeConnection(from)} to ${site.label}: ` +
         "it will be created there, then deleted from the old site",
