@@ -10,11 +10,12 @@ WORKDIR /src
 # Scripts off: `prepare` would build before the sources are copied.
 COPY package.json package-lock.json tsconfig.json ./
 COPY server/package.json server/tsconfig.json server/
+COPY shared/package.json shared/
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY sdk sdk
-COPY cli cli
+COPY shared shared
 COPY server server
-# The server package's own build: its files and the modules of sdk/ and cli/ they import.
+# The server package's own build: its files and what they import as #shared (shared/, sdk/client/).
 RUN npx tsc -p server/tsconfig.json
 # The package as npm would install it: its dist/ and its dependencies alone, at the lockfile's versions.
 RUN mkdir /out && cp -r server/dist server/package.json /out/

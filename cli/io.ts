@@ -1,9 +1,9 @@
 /**
- * The plumbing both commands share, `notification-handlers` and `notification-handlers-server`:
- * their streams, environment, folder and signals (tests pass their own), the two kinds of failure,
- * and how a failure is reported. A leaf: it imports nothing of the project, so the server's command
- * uses it without depending on the rest of `cli/`.
+ * The command's plumbing: its streams, environment, folder and signals (tests pass their own), the two
+ * kinds of failure, and how a failure is reported. The usage error and the report are the convention
+ * the server's command follows too, so they live in the package both share (shared/command-line.ts).
  */
+export { UsageError, reportFailure } from "../shared/command-line";
 
 /** The streams, environment, folder and process hooks a command runs with. */
 export interface CliIo {
@@ -32,28 +32,9 @@ export const processIo: CliIo = {
   },
 };
 
-/** A command-line mistake: exit code 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
-
 /** The command understood what to do, but could not do it: exit code 1. */
 export class CommandError extends Error {
   override name = "CommandError";
-}
-
-/**
- * Reports a failure on one line of stderr, after the command's name, and resolves to its exit code:
- * 2 for a usage mistake (with a pointer to `--help`), 1 for anything else.
- */
-export function reportFailure(command: string, error: unknown, io: Pick<CliIo, "stderr">): number {
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim();
-  if (error instanceof UsageError) {
-    io.stderr.write(`${command}: ${message} (see --help)\n`);
-    return 2;
-  }
-  io.stderr.write(`${command}: ${message}\n`);
-  return 1;
 }
 
 /** The whole of a stream, as text. */

@@ -5,7 +5,7 @@
  */
 import { METHODS } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { HANDLER_TYPE_NAMES, isHandlerType } from "../sdk/client/catalog";
+import { HANDLER_TYPE_NAMES, isHandlerType } from "#shared";
 import { authenticator } from "./auth";
 import { type Clock, systemClock } from "./clock";
 import {

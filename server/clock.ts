@@ -2,7 +2,7 @@
  * Time as the service sees it: an injectable clock and the API's `Y-m-d H:i:s` UTC format (written
  * by the SDK's `formatDatetime`, checked here).
  */
-import { formatDatetime } from "../sdk/client/resources/handler-encoding";
+import { formatDatetime } from "#shared";
 
 /** Milliseconds since the epoch; tests pass their own to control datetimes and the rate limit. */
 export type Clock = () => number;

@@ -12,15 +12,13 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { FastifyInstance } from "fastify";
-import { HANDLER_TYPE_NAMES, isHandlerType } from "../sdk/client/catalog";
+import { HANDLER_TYPE_NAMES, UsageError, formatDatetime, isHandlerType, reportFailure } from "#shared";
 import { type BuildAppOptions, DEFAULT_RATE_LIMIT, buildApp } from "./app";
-import { formatDatetime } from "../sdk/client/resources/handler-encoding";
 import { EMULATED_VERSIONS, type EmulatedVersion, isEmulatedVersion } from "./emulation";
 import { openRepository } from "./open-repository";
 import { DEFAULT_REQUEST_TIMEOUT } from "./protocol";
 import { isPostgresUrl, maskedDatabaseUrl, urlScheme } from "./records";
 import type { Repository } from "./repository";
-import { type CliIo, UsageError, processIo, reportFailure } from "../cli/io";
 
 /** Where `--db` points when it is not given, relative to the working directory. */
 const DEFAULT_DB = "./.data/notification-handlers.db";
@@ -76,15 +74,10 @@ interface Setting {
 }
 
 /** The flag's value if given, else the environment's (an empty variable counts as unset), else `fallback`. */
-function setting(
-  option: EnvironmentOption,
-  flag: string | boolean | undefined,
-  io: CliIo,
-  fallback: string,
-): Setting {
+function setting(option: EnvironmentOption, flag: string | boolean | undefined, fallback: string): Setting {
   if (typeof flag === "string") return { value: flag, source: `--${option}` };
   const name = ENVIRONMENT[option];
-  const fromEnv = io.env[name];
+  const fromEnv = process.env[name];
   if (fromEnv !== undefined && fromEnv !== "") return { value: fromEnv, source: name };
   return { value: fallback, source: `--${option}` };
 }
@@ -154,7 +147,7 @@ interface ServeSettings {
 }
 
 /** Reads `serve`'s flags, falling back to their environment variables; a bad value is a UsageError. */
-function serveSettings(args: readonly string[], io: CliIo): ServeSettings {
+function serveSettings(args: readonly string[]): ServeSettings {
   // No defaults here: an option left out falls back to the environment first.
   const { values } = parse(args, {
     host: { type: "string" },
@@ -170,22 +163,22 @@ function serveSettings(args: readonly string[], io: CliIo): ServeSettings {
     "disable-type": { type: "string", multiple: true },
   });
   const rateLimit = parseInteger(
-    setting("rate-limit", values["rate-limit"], io, String(DEFAULT_RATE_LIMIT)),
+    setting("rate-limit", values["rate-limit"], String(DEFAULT_RATE_LIMIT)),
     0,
     1_000_000,
   );
   const requestTimeout = parseSeconds(
-    setting("request-timeout", values["request-timeout"], io, String(DEFAULT_REQUEST_TIMEOUT / 1_000)),
+    setting("request-timeout", values["request-timeout"], String(DEFAULT_REQUEST_TIMEOUT / 1_000)),
     0.001,
     3_600,
   );
-  const logLevel = setting("log-level", values["log-level"], io, DEFAULT_LOG_LEVEL);
+  const logLevel = setting("log-level", values["log-level"], DEFAULT_LOG_LEVEL);
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel.value)) {
     throw new UsageError(
       `${logLevel.source} must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel.value}"`,
     );
   }
-  const publicUrl = checkedPublicUrl(setting("public-url", values["public-url"], io, ""));
+  const publicUrl = checkedPublicUrl(setting("public-url", values["public-url"], ""));
   const emulate = emulatedVersion(values.emulate);
   const planLimit =
     values["plan-limit"] === undefined
@@ -201,9 +194,9 @@ function serveSettings(args: readonly string[], io: CliIo): ServeSettings {
     throw new UsageError("--plan-limit and --disable-type need --emulate");
   }
   return {
-    host: setting("host", values.host, io, DEFAULT_HOST).value,
-    port: parseInteger(setting("port", values.port, io, String(DEFAULT_PORT)), 0, 65_535),
-    db: prepareDb(setting("db", values.db, io, DEFAULT_DB)),
+    host: setting("host", values.host, DEFAULT_HOST).value,
+    port: parseInteger(setting("port", values.port, String(DEFAULT_PORT)), 0, 65_535),
+    db: prepareDb(setting("db", values.db, DEFAULT_DB)),
     logLevel: logLevel.value,
     app: {
       rateLimit,
@@ -230,11 +223,15 @@ function checkedPublicUrl(publicUrl: { value: string; source: string }): string 
 }
 
 /** Opens the store and builds the app over it; the app closes the store once it has closed. */
-async function openApp(settings: ServeSettings, io: CliIo): Promise<FastifyInstance> {
+async function openApp(settings: ServeSettings): Promise<FastifyInstance> {
   const repository = await openRepository(settings.db);
   let app: FastifyInstance;
   try {
-    app = buildApp({ ...settings.app, repository, logger: { level: settings.logLevel, stream: io.stderr } });
+    app = buildApp({
+      ...settings.app,
+      repository,
+      logger: { level: settings.logLevel, stream: process.stderr },
+    });
   } catch (error) {
     await repository.close();
     throw error;
@@ -250,12 +247,12 @@ async function openApp(settings: ServeSettings, io: CliIo): Promise<FastifyInsta
 }
 
 /** On SIGTERM or SIGINT, closes the app gracefully; a second signal exits at once. */
-function closeOnSignals(app: FastifyInstance, io: CliIo): void {
+function closeOnSignals(app: FastifyInstance): void {
   let closing: Promise<void> | undefined;
-  io.onSignal((signal) => {
+  const close = (signal: NodeJS.Signals): void => {
     if (closing !== undefined) {
       // A second signal means "now": give up on the requests still running.
-      io.stderr.write(`${signal} again, exiting at once\n`);
+      process.stderr.write(`${signal} again, exiting at once\n`);
       process.exit(1);
     }
     app.log.info({ signal }, "closing: finishing requests in flight");
@@ -264,13 +261,15 @@ function closeOnSignals(app: FastifyInstance, io: CliIo): void {
       app.log.error({ err: error }, "close failed");
       process.exitCode = 1;
     });
-  });
+  };
+  process.on("SIGINT", close);
+  process.on("SIGTERM", close);
 }
 
-async function serve(args: readonly string[], io: CliIo): Promise<number> {
-  const settings = serveSettings(args, io);
-  const app = await openApp(settings, io);
-  closeOnSignals(app, io);
+async function serve(args: readonly string[]): Promise<number> {
+  const settings = serveSettings(args);
+  const app = await openApp(settings);
+  closeOnSignals(app);
   try {
     await app.listen({ host: settings.host, port: settings.port });
   } catch (error) {
@@ -279,7 +278,7 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
   }
   const address = app.server.address();
   const realPort = typeof address === "object" && address !== null ? address.port : settings.port;
-  io.stdout.write(`listening on http://${hostForUrl(settings.host)}:${realPort}\n`);
+  process.stdout.write(`listening on http://${hostForUrl(settings.host)}:${realPort}\n`);
   return 0;
 }
 
@@ -297,7 +296,7 @@ function describeStore(repository: Repository, db: string): string {
   return `${repository.kind} ${repository.kind === "postgres" ? maskedDatabaseUrl(db) : db}`;
 }
 
-async function keys(args: readonly string[], io: CliIo): Promise<number> {
+async function keys(args: readonly string[]): Promise<number> {
   const [action, ...rest] = args;
   if (action !== "create") {
     throw new UsageError(
@@ -311,13 +310,13 @@ async function keys(args: readonly string[], io: CliIo): Promise<number> {
   });
   const user = values.user === undefined ? "" : String(values.user).trim();
   if (user === "") throw new UsageError("keys create needs --user NAME");
-  const repository = await openRepository(prepareDb(setting("db", values.db, io, DEFAULT_DB)));
+  const repository = await openRepository(prepareDb(setting("db", values.db, DEFAULT_DB)));
   try {
     const now = formatDatetime(new Date());
     const key = await repository.createApiKey(await repository.ensureUser(user, now), now, {
       admin: values.admin === true,
     });
-    io.stdout.write(`${key}\n`);
+    process.stdout.write(`${key}\n`);
   } finally {
     await repository.close();
   }
@@ -328,26 +327,26 @@ async function keys(args: readonly string[], io: CliIo): Promise<number> {
  * Runs the command line. Resolves to the exit code once the command has done its work; for
  * `serve` that is as soon as it listens, and the process then lives until a signal closes it.
  */
-async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+async function run(argv: readonly string[]): Promise<number> {
   const [command, ...args] = argv;
   if (argv.includes("--help") || argv.includes("-h")) {
-    io.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${USAGE}\n`);
     return 0;
   }
   try {
     switch (command) {
       case "serve":
-        return await serve(args, io);
+        return await serve(args);
       case "keys":
-        return await keys(args, io);
+        return await keys(args);
       case "help":
-        io.stdout.write(`${USAGE}\n`);
+        process.stdout.write(`${USAGE}\n`);
         return 0;
       default:
         throw new UsageError(command === undefined ? "missing command" : `unknown command "${command}"`);
     }
   } catch (error) {
-    return reportFailure("notification-handlers-server", error, io);
+    return reportFailure("notification-handlers-server", error, process);
   }
 }
 

@@ -5,7 +5,7 @@
  * read with the `u` flag, as JSON Schema 2020-12 asks; test/unit/openapi.test.ts holds each one to
  * the check it describes.
  */
-import { numeralUpTo } from "../sdk/client/url-pattern";
+import { numeralUpTo } from "#shared";
 
 /** Any BMP code point, which counts one UTF-16 code unit. */
 const BMP = String.raw`[\x00-\uFFFF]`;

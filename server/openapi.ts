@@ -5,19 +5,23 @@
  */
 import {
   ALL_FIELDS,
+  DEFAULT_RESULTS_PER_PAGE,
   type FieldRule,
   type FieldSpec,
   HANDLER_TYPES,
   HANDLER_TYPE_NAMES,
   type HandlerType,
+  LIST_ORDER_BY,
+  LIST_ORDER_TYPES,
   NAME_MAX_LENGTH,
+  RESULTS_PER_PAGE,
   RULE_DESCRIPTIONS,
   RULE_PATTERNS,
   URL_PATTERNS,
   type UrlRule,
+  anyCase,
   fieldsOf,
-} from "../sdk/client/catalog";
-import { anyCase } from "../sdk/client/url-pattern";
+} from "#shared";
 import { BODY_LIMIT, FORM_CONTENT_TYPES, TITLES } from "./errors";
 import {
   canonicalIntegerPattern,
@@ -27,12 +31,6 @@ import {
   trimmedLengthPattern,
 } from "./openapi-patterns";
 import { DEFAULT_REQUEST_TIMEOUT, MAX_HEADER_SIZE, PROTOCOL_TITLES } from "./protocol";
-import {
-  DEFAULT_RESULTS_PER_PAGE,
-  LIST_ORDER_BY,
-  LIST_ORDER_TYPES,
-  RESULTS_PER_PAGE,
-} from "../sdk/client/list-rules";
 
 /** Where the description is served. */
 export const OPENAPI_PATH = "/api/openapi.json";

@@ -5,7 +5,7 @@
  */
 import type { Clock } from "./clock";
 import type { KeyCharge, RateLimitState, RequestLimiter } from "./limiter";
-import { RATE_LIMIT_WINDOW_MS } from "../sdk/client/rate-limit";
+import { RATE_LIMIT_WINDOW_MS } from "#shared";
 import type { Principal } from "./repository";
 
 /** The limiter's name for a key's window: its id as decimal text (PostgreSQL's `id::text` alike). */

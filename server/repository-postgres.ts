@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import type { Clock } from "./clock";
 import type { KeyCharge, RateLimitState, RequestLimiter } from "./limiter";
-import { RATE_LIMIT_WINDOW_MS } from "../sdk/client/rate-limit";
+import { type ListOrderBy, RATE_LIMIT_WINDOW_MS } from "#shared";
 import { chargeKey, windowState } from "./rate-limit";
 import {
   type Row,
@@ -37,7 +37,6 @@ import type {
   Principal,
   Repository,
 } from "./repository";
-import type { ListOrderBy } from "../sdk/client/list-rules";
 
 /**
  * The PostgreSQL schema, one entry per version, applied in order on open and recorded in

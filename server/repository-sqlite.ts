@@ -30,7 +30,7 @@ import type {
   Principal,
   Repository,
 } from "./repository";
-import type { ListOrderBy } from "../sdk/client/list-rules";
+import type { ListOrderBy } from "#shared";
 
 /**
  * The schema, one entry per version. A database records the version it is at and gets the missing

@@ -7,7 +7,7 @@
  */
 import type { Clock } from "./clock";
 import type { KeyCharge, RateLimitState, RequestLimiter } from "./limiter";
-import type { ListOrderBy, ListOrderType } from "../sdk/client/list-rules";
+import type { ListOrderBy, ListOrderType } from "#shared";
 
 /** A stored notification handler. `settings` holds exactly the fields of its type. */
 export interface HandlerRecord {

@@ -11,8 +11,7 @@
  * disabled type, and a user at the plan's handler limit, are the 401 plan-limit answer.
  */
 import { randomBytes } from "node:crypto";
-import { type HandlerType, fieldsOf, isHandlerType, ruleViolation } from "../../sdk/client/catalog";
-import { cleanLikeDeployed } from "../../sdk/client/cleaning";
+import { type HandlerType, cleanLikeDeployed, fieldsOf, isHandlerType, ruleViolation } from "#shared";
 import { ApiError, type Problem, TITLES } from "../errors";
 import type { HandlerData, HandlerListFilter, HandlerRecord, Repository } from "../repository";
 import type { HandlerRules } from "../routes/notification-handlers";

@@ -1,7 +1,7 @@
 /** The notification-handler routes: list, create, read, update, delete, and 405 for other methods. */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { principalOf } from "../auth";
-import { formatDatetime } from "../../sdk/client/resources/handler-encoding";
+import { formatDatetime } from "#shared";
 import type { Clock } from "../clock";
 import { ApiError, FORM_CONTENT_TYPES } from "../errors";
 import type { Answer, Presenter } from "../presenter";

@@ -6,23 +6,21 @@
  */
 import {
   ALL_FIELDS,
+  DEFAULT_RESULTS_PER_PAGE,
   HANDLER_TYPE_NAMES,
   type HandlerType,
+  LIST_ORDER_BY,
+  LIST_ORDER_TYPES,
+  RESULTS_PER_PAGE,
   fieldViolation,
   fieldsOf,
   isHandlerType,
   nameViolation,
   typeOfField,
-} from "../../sdk/client/catalog";
+} from "#shared";
 import { isDatetime } from "../clock";
 import { type Problem, TITLES } from "../errors";
 import type { HandlerData, HandlerListFilter } from "../repository";
-import {
-  DEFAULT_RESULTS_PER_PAGE,
-  LIST_ORDER_BY,
-  LIST_ORDER_TYPES,
-  RESULTS_PER_PAGE,
-} from "../../sdk/client/list-rules";
 
 /** One part of a submitted form. `file` marks a file upload, which no field accepts. */
 export interface FormEntry {

@@ -1,0 +1,28 @@
+/**
+ * The failure convention both commands follow, `notification-handlers` and
+ * `notification-handlers-server`: a usage mistake exits 2 with a pointer to `--help`, any other
+ * failure exits 1, each on one line of stderr after the command's name. A leaf.
+ */
+
+/** A command-line mistake: exit code 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/**
+ * Reports a failure on one line of stderr, after the command's name, and resolves to its exit code:
+ * 2 for a usage mistake (with a pointer to `--help`), 1 for anything else.
+ */
+export function reportFailure(
+  command: string,
+  error: unknown,
+  io: { readonly stderr: NodeJS.WritableStream },
+): number {
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim();
+  if (error instanceof UsageError) {
+    io.stderr.write(`${command}: ${message} (see --help)\n`);
+    return 2;
+  }
+  io.stderr.write(`${command}: ${message}\n`);
+  return 1;
+}

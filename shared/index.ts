@@ -1,0 +1,14 @@
+/**
+ * What the reference server takes from the rest of the repository, and all of it: the handler-type
+ * catalog and the API's rules, which live with the client in sdk/client/ (the client, the provider
+ * and the CLI import them from there), and the command-line failure convention it shares with the
+ * CLI. The server's files import these names as `#shared` (server/package.json); each package's build
+ * compiles what it uses into its own dist/.
+ */
+export * from "../sdk/client/catalog";
+export * from "../sdk/client/cleaning";
+export * from "../sdk/client/list-rules";
+export { anyCase, numeralUpTo } from "../sdk/client/url-pattern";
+export { RATE_LIMIT_WINDOW_MS } from "../sdk/client/rate-limit";
+export { formatDatetime } from "../sdk/client/resources/handler-encoding";
+export { UsageError, reportFailure } from "./command-line";
