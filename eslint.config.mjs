@@ -1,4 +1,5 @@
 // Type-aware lint: floating promises, unused imports, node: prefixes.
+import { globSync } from "node:fs";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
@@ -37,6 +38,37 @@ const PULUMI_SDK = {
   message:
     "The core and the handler sets' shared side do without Pulumi's SDK: each face translates the engine's calls.",
 };
+
+// server/ is a package of its own (docs/development.md#the-packages-and-the-catalog): no relative import
+// leaves it, nothing of the CLI, the provider or Pulumi comes in, and what it takes from the rest of the
+// repository comes as #shared. A pattern sees the import, not the file, so there is a block per depth.
+const SERVER_NEEDS_NOTHING_ELSE = {
+  regex: "^(pulumi-notification-handlers|@pulumi/)|(^|/)(cli|provider)(/|$)",
+  message: "server/ imports nothing of the CLI, the provider or Pulumi.",
+};
+const SHARED_BY_ITS_NAME = {
+  regex: "^notification-handlers-shared(/|$)",
+  message: "Import it as #shared, the name that leads to the compiled copy where the server is installed.",
+};
+const serverDepths = new Set(
+  globSync("server/**/*.ts", { cwd: import.meta.dirname, exclude: ["server/dist/**"] }).map(
+    (file) => file.split("/").length - 2,
+  ),
+);
+const serverStandsAlone = [...serverDepths].map((depth) =>
+  importsOf(
+    [`server/${"*/".repeat(depth)}*.ts`],
+    [
+      {
+        regex: `^(\\.\\./){${depth + 1}}`,
+        message:
+          "server/ is a package of its own: import what its package.json declares, not a path out of it.",
+      },
+      SERVER_NEEDS_NOTHING_ELSE,
+      SHARED_BY_ITS_NAME,
+    ],
+  ),
+);
 
 export default tseslint.config(
   {
@@ -80,4 +112,5 @@ export default tseslint.config(
   ),
   importsOf(["provider/dynamic/**/*.ts", "provider/handler-sets/component.ts", "provider/*.ts"], [PLUGIN]),
   importsOf(["provider/plugin/**/*.ts"], [TYPESCRIPT_FACE]),
+  ...serverStandsAlone,
 );
