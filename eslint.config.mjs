@@ -21,22 +21,22 @@ function importsOf(files, patterns, ignores = []) {
 
 /*
  * provider/'s parts, as a module in one of its folders names them (provider/README.md): the
- * TypeScript face (dynamic/, the HandlerSet component, and runtime.ts with the state source it
- * reads), the plugin, and Pulumi's SDK, which the core and what both faces share do without.
+ * dynamic provider (dynamic/, the HandlerSet component, and runtime.ts with the state source it
+ * reads), the plugin, and Pulumi's SDK, which the core and what both providers share do without.
  */
-const TYPESCRIPT_FACE = {
+const DYNAMIC_PROVIDER = {
   regex:
     "^(\\.\\.?/)+(dynamic/.*|(handler-sets/)?component|index|runtime|provider-source|source-record|state-contract)$",
-  message: "The TypeScript face is for TypeScript programs: neither the core nor the plugin imports it.",
+  message: "The dynamic provider is for TypeScript programs: neither the core nor the plugin imports it.",
 };
 const PLUGIN = {
   regex: "^(\\.\\.?/)+plugin(/|$)",
-  message: "The plugin is for the other languages: neither the core nor the TypeScript face imports it.",
+  message: "The plugin is for the other languages: neither the core nor the dynamic provider imports it.",
 };
 const PULUMI_SDK = {
   regex: "^@pulumi/pulumi(/|$)",
   message:
-    "The core and the handler sets' shared side do without Pulumi's SDK: each face translates the engine's calls.",
+    "The core and the handler sets' shared side do without Pulumi's SDK: each provider translates the engine's calls.",
 };
 
 // server/ is a package of its own (docs/development.md#the-packages-and-the-catalog): no relative import
@@ -102,15 +102,15 @@ export default tseslint.config(
       "no-restricted-imports": ["error", { patterns: [NODE_PREFIX] }],
     },
   },
-  // provider/: one core, two faces over it. The core, and the handler sets' format and entries that
-  // both faces share, import neither face; neither face imports the other.
-  importsOf(["provider/core/**/*.ts"], [TYPESCRIPT_FACE, PLUGIN, PULUMI_SDK]),
+  // provider/: one core, two providers over it. The core, and the handler sets' format and entries that
+  // both providers share, import neither provider; neither provider imports the other.
+  importsOf(["provider/core/**/*.ts"], [DYNAMIC_PROVIDER, PLUGIN, PULUMI_SDK]),
   importsOf(
     ["provider/handler-sets/**/*.ts"],
-    [TYPESCRIPT_FACE, PLUGIN, PULUMI_SDK],
+    [DYNAMIC_PROVIDER, PLUGIN, PULUMI_SDK],
     ["provider/handler-sets/component.ts"],
   ),
   importsOf(["provider/dynamic/**/*.ts", "provider/handler-sets/component.ts", "provider/*.ts"], [PLUGIN]),
-  importsOf(["provider/plugin/**/*.ts"], [TYPESCRIPT_FACE]),
+  importsOf(["provider/plugin/**/*.ts"], [DYNAMIC_PROVIDER]),
   ...serverStandsAlone,
 );

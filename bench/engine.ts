@@ -438,7 +438,7 @@ async function main(): Promise<void> {
     const label = { ...mode.label };
     const parent: Record<Kind, string> = { provider: work, baseline: work, noop: work };
     if (plugins === undefined) {
-      // The TypeScript face runs each package as installed from its tarball (see installs.ts).
+      // The dynamic provider runs each package as installed from its tarball (see installs.ts).
       const current = await installTarball(await packCheckout(work), work, "current");
       parent.provider = parent.noop = current.dir;
       label.provider = `this checkout (${current.version})`;

@@ -11,7 +11,7 @@ import { type ExportedState, type StateResource, plainInputs, secretValue } from
 /**
  * The resource a create that made `handler` records: the pending inputs as they are, and the outputs
  * the provider returns (`outputsFrom`), its secret ones marked secret, `__provider` kept for the
- * dynamic face.
+ * dynamic provider.
  */
 export function createdResource(
   pending: StateResource,

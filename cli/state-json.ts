@@ -58,7 +58,7 @@ export function parseExportedState(text: string, source: string): ExportedState 
   return state as ExportedState;
 }
 
-/** Whether a resource is a notification handler, from either face. */
+/** Whether a resource is a notification handler, from either provider. */
 export function isHandlerResource(resource: StateResource): boolean {
   return HANDLER_RESOURCE_TYPES.includes(resource.type);
 }
@@ -90,7 +90,7 @@ export function plainInputs(resource: StateResource): Record<string, unknown> {
 
 /**
  * The provider configuration a handler resource was created with: its provider resource's inputs
- * (the dynamic face's `pulumi-nodejs` provider carries the stack's config keys, `notification-handlers:baseUrl`;
+ * (the dynamic provider's `pulumi-nodejs` provider carries the stack's config keys, `notification-handlers:baseUrl`;
  * the plugin's provider carries `baseUrl`), read by config key.
  */
 export function providerConfig(

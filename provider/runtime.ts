@@ -1,15 +1,12 @@
 /**
  * The dynamic provider's entry point. It runs only inside Pulumi's dynamic-provider process, loaded
  * by package name from the module a state records (`./provider`); it holds the process's one
- * {@link ProviderContext} and hands each call of the engine to `./operations`. Its exports are a
+ * {@link ProviderContext} and hands each call of the engine to the core's `operations`. Its exports are a
  * contract with every state ever written (docs/upgrading.md): `provider` for the states of 0.1.0,
  * `contracts` and `forContract` for later ones; none of them may go.
  *
- * Where the rest lives: `config.ts` (configuration keys and their environment fallbacks),
- * `context.ts` (the process's state and the client), `account.ts` (the account snapshot and the
- * claims), `adoption.ts`, `writes.ts` (writes and their verification), `recovery.ts` (finding what a
- * create of unknown outcome made), `partial-failure.ts` (recording a handler when a later step
- * fails), `inputs.ts` (checks, diffs and outputs, no I/O).
+ * The rest lives in `./core/` (provider/README.md): the configuration, the process's context and
+ * client, the account, writes and their verification, recovery, checks and diffs.
  */
 import "./core/compile-cache";
 

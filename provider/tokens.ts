@@ -1,7 +1,7 @@
 /**
  * The project's names, defined once: the npm package's, the Pulumi package's and its type tokens (as
  * the plugin serves them and its schema declares them; Python, Go and YAML programs name the resource
- * and the functions by these), and the types the TypeScript face's resources are recorded under.
+ * and the functions by these), and the types the dynamic provider's resources are recorded under.
  * States hold several of these strings: each keeps its value for good. A leaf, so that what reads
  * previews and states (`notification-handlers summary`, `recover`) loads nothing else.
  */
@@ -46,11 +46,11 @@ export const REPOSITORY_URL = "https://github.com/notification-handlers/pulumi-n
  */
 export const PLUGIN_DOWNLOAD_URL = `${REPOSITORY_URL}/releases/download/v\${VERSION}`;
 
-/** The TypeScript face's resource type, a dynamic resource's: `pulumi-nodejs:dynamic/<module>:<type>`. */
+/** The dynamic provider's resource type, a dynamic resource's: `pulumi-nodejs:dynamic/<module>:<type>`. */
 export const DYNAMIC_RESOURCE_TYPE = "pulumi-nodejs:dynamic/notification-handlers:NotificationHandler";
 
-/** The handler resource's type in a state or a preview: the dynamic face's, or the plugin's token. */
+/** The handler resource's type in a state or a preview: the dynamic provider's, or the plugin's token. */
 export const HANDLER_RESOURCE_TYPES: readonly string[] = [DYNAMIC_RESOURCE_TYPE, HANDLER_RESOURCE_TOKEN];
 
-/** The TypeScript face's `HandlerSet` component type. */
+/** The dynamic provider's `HandlerSet` component type. */
 export const DYNAMIC_HANDLER_SET_TYPE = "pulumi-notification-handlers:index:HandlerSet";

@@ -97,7 +97,7 @@ const KNOWN_PROPERTIES = new Set<string>([
 
 /**
  * The engine's value for an input not known until apply time (a preview of a computed value): both
- * faces hand it on as the engine encodes it, a string (a unit test holds it to `@pulumi/pulumi`'s own).
+ * providers hand it on as the engine encodes it, a string (a unit test holds it to `@pulumi/pulumi`'s own).
  */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 

@@ -1,5 +1,5 @@
 /**
- * Which of the resource's properties are kept secret, for both faces: the resource marks them (the
+ * Which of the resource's properties are kept secret, for both providers: the resource marks them (the
  * dynamic provider), the plugin wraps them in what it sends back to the engine.
  */
 import { ALL_FIELDS, HANDLER_TYPE_NAMES, fieldsOf, isHandlerType } from "../../sdk/client/catalog";
@@ -28,7 +28,7 @@ const SECRET_OUTPUTS_BY_TYPE = new Map(
 );
 
 /**
- * The outputs kept secret for a handler of `type`, by both faces: `settings` only when the type has a
+ * The outputs kept secret for a handler of `type`, by both providers: `settings` only when the type has a
  * credential field, since email addresses and phone numbers are no secrets and stay readable as
  * their inputs are. A type not known yet (an unresolved output) keeps every one secret. The engine
  * rewrites the whole state after each operation, so names and ciphertexts it need not hold cost time.

@@ -1,6 +1,6 @@
 /**
  * A handler set from what a program gives (files or data) to checked entries, their secrets read from
- * the stack's config, and each entry's handler inputs. Shared by both faces, the `HandlerSet`
+ * the stack's config, and each entry's handler inputs. Shared by both providers, the `HandlerSet`
  * component of TypeScript programs and the plugin's `Construct` (docs/handler-sets.md), so a set is
  * checked one way whatever the program's language. No Pulumi here: the config arrives as a lookup.
  */
@@ -83,7 +83,7 @@ export function readSetSecrets(
 
 /**
  * An entry's inputs for its `NotificationHandler`: type, name, enabled, adoption and the type's fields,
- * each secret reference replaced by what `secret` makes of it (each face wraps secrets its own way).
+ * each secret reference replaced by what `secret` makes of it (each provider wraps secrets its own way).
  */
 export function entryInputs<S>(entry: SetEntry, secret: (reference: string) => S): Record<string, unknown> {
   return {

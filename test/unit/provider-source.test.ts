@@ -14,13 +14,7 @@ import { CONTRACT_1_SOURCE, providerSource } from "../../provider/provider-sourc
 import * as runtime from "../../provider/runtime";
 import { fallbackFolder, RUNTIME_REQUEST, type ResolveFrom } from "../../provider/source-record";
 import { STATE_CONTRACT } from "../../provider/state-contract";
-import {
-  DYNAMIC_HANDLER_SET_TYPE,
-  DYNAMIC_RESOURCE_TYPE,
-  HANDLER_RESOURCE_TOKEN,
-  HANDLER_SET_TOKEN,
-  NPM_PACKAGE,
-} from "../../provider/tokens";
+import { NPM_PACKAGE } from "../../provider/tokens";
 
 const PROJECT = "/home/ci/project";
 
@@ -68,24 +62,6 @@ function handlerOf(source: string, cwd: string, installed: Record<string, Instal
 const CURRENT: Installed = { runtime, version: "0.2.0" };
 /** 0.1.0's runtime: `provider` only, no contract list. */
 const RELEASE_0_1_0: Installed = { runtime: { provider: runtime.provider }, version: "0.1.0" };
-
-describe("the names recorded states hold", () => {
-  it("keep their values whatever the code calls them", () => {
-    expect({
-      NPM_PACKAGE,
-      DYNAMIC_RESOURCE_TYPE,
-      DYNAMIC_HANDLER_SET_TYPE,
-      HANDLER_RESOURCE_TOKEN,
-      HANDLER_SET_TOKEN,
-    }).toEqual({
-      NPM_PACKAGE: "pulumi-notification-handlers",
-      DYNAMIC_RESOURCE_TYPE: "pulumi-nodejs:dynamic/notification-handlers:NotificationHandler",
-      DYNAMIC_HANDLER_SET_TYPE: "pulumi-notification-handlers:index:HandlerSet",
-      HANDLER_RESOURCE_TOKEN: "notification-handlers:index:NotificationHandler",
-      HANDLER_SET_TOKEN: "notification-handlers:index:HandlerSet",
-    });
-  });
-});
 
 describe("the source new states record", () => {
   const source = providerSource({ version: "0.2.0", folder: "team-handlers" });
