@@ -9,12 +9,13 @@
  *   kill -9;
  * - a replacement whose new handlers are made and recorded, the old ones' deletes handled at the
  *   server and their answers held, then kill -9;
- * - SIGINT once, as Ctrl-C sends it, while creates are in flight.
+ * - SIGINT once, as Ctrl-C sends it, while creates are in flight;
+ * - a destroy whose first deletes are handled at the server, their answers held, then kill -9.
  *
- * After each kill, the documented recovery (docs/interrupted-deploys.md): `pulumi cancel`,
- * `notification-handlers recover`, `pulumi up`; after SIGINT, `pulumi up` alone. Then the account's
- * handlers are the state's: no duplicate, no orphan. `cli-recover` cuts an up off mid-wave and a
- * destroy.
+ * After each kill of an up, the documented recovery (docs/interrupted-deploys.md): `pulumi cancel`,
+ * `notification-handlers recover`, `pulumi up`; after SIGINT, `pulumi up` alone; after the destroy's,
+ * `pulumi cancel` and `pulumi destroy`. Then the account's handlers are the state's: no duplicate, no
+ * orphan. `cli-recover-plugin` cuts an up off mid-wave, through the plugin.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -159,7 +160,7 @@ describe("a deploy cut off at each point, recovered", () => {
     return state;
   }
 
-  it("kill -9 while the creates' answers are on their way: recover takes every handler they made", async () => {
+  it("kill -9 while the creates' answers are on their way: recover takes every handler they made; a destroy killed so, run again, deletes the rest", async () => {
     const started = Date.now();
     const client = await stack("answers-held");
     await proxy!.hold("POST");
@@ -170,6 +171,19 @@ describe("a deploy cut off at each point, recovered", () => {
 
     await recoverEveryCreate();
     expect(await converged(client)).toEqual(made); // the up made nothing more
+
+    // Two deletes at a time, both handled at the server and their answers held: the handlers they
+    // deleted are gone from the API, still in the state.
+    await proxy!.hold("DELETE");
+    await cutOff(session!, "pulumi destroy --yes --skip-preview --parallel 2", held("DELETE", 2));
+    await releaseAll();
+    expect(await listAll(client)).toHaveLength(COUNT - 2);
+    expect(handlerIds(await exportState(session!))).toEqual(made);
+    // After `pulumi cancel`, the next destroy deletes the rest, and a handler already gone counts as deleted.
+    await session!.mustSh("pulumi cancel --yes");
+    await session!.mustSh("pulumi destroy --yes --skip-preview");
+    expect(await listAll(client)).toEqual([]);
+    expect(handlerIds(await exportState(session!))).toEqual([]);
     timings.push(`answers held ${seconds(started)}`);
   });
 

@@ -1,8 +1,8 @@
 /**
  * A Pulumi command cut off as a lost CI runner cuts it: its process group and every process it
  * started killed with SIGKILL mid-run, or interrupted once as Ctrl-C does; and what the state holds
- * afterwards. `cli-recover`, `cli-recover-points` (the dynamic face) and `cli-recover-plugin` (the
- * plugin's executable) share it.
+ * afterwards. `cli-recover-points` (the dynamic face) and `cli-recover-plugin` (the plugin's
+ * executable) share it.
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -97,7 +97,8 @@ export async function interrupt(
 
 /** The parts of an exported state the recovery tests look at. */
 export interface ExportedHandlers {
-  deployment: { resources: { type: string; id?: string }[]; pending_operations?: { type: string }[] };
+  // No resources once a destroy emptied the stack.
+  deployment: { resources?: { type: string; id?: string }[]; pending_operations?: { type: string }[] };
 }
 
 /** The stack's state, as `pulumi stack export` gives it (secrets encrypted). */
@@ -107,7 +108,7 @@ export async function exportState(session: UserSession): Promise<ExportedHandler
 
 /** The ids of the handler resources a state holds, in order. */
 export function handlerIds(state: ExportedHandlers): number[] {
-  return state.deployment.resources
+  return (state.deployment.resources ?? [])
     .filter((r) => r.type.endsWith(":NotificationHandler"))
     .map((r) => Number(r.id))
     .sort((a, b) => a - b);
