@@ -80,8 +80,8 @@ async function recordedHeads(session: UserSession): Promise<string[]> {
   return state.deployment.resources.flatMap((r) => r.outputs?.__provider?.split("\n")[0] ?? []);
 }
 
-/** Brings the stack up, previews no change and destroys it, checking the folder each state records. */
-async function upPreviewDestroy(
+/** Brings the stack up and previews no change, checking the folder each state records. */
+async function upAndPreview(
   session: UserSession,
   client: NotificationHandlersClient,
   folder: string,
@@ -100,8 +100,6 @@ async function upPreviewDestroy(
     expect(head).toContain(`.forContract(2,"${VERSION}")`);
   }
   await session.mustSh("pulumi preview --expect-no-changes");
-  await session.mustSh("pulumi destroy --yes");
-  expect(await listAll(client)).toEqual([]);
 }
 
 describe.concurrent("the package under other install layouts", () => {
@@ -129,29 +127,20 @@ describe.concurrent("the package under other install layouts", () => {
         installed.filter((p) => !pinned.has(p)),
         "installed but not pinned",
       ).toEqual([]);
-      await upPreviewDestroy(session, client, "node_modules/.pnpm");
+      await upAndPreview(session, client, "node_modules/.pnpm");
+      await session.mustSh("pulumi destroy --yes");
+      expect(await listAll(client)).toEqual([]);
     } finally {
       await client.close();
       await session.dispose();
     }
   });
 
-  it("a nested npm install, under a local package: up, preview with no change, destroy", async () => {
+  it("a nested npm install, under a local package: up, preview with no change; a destroy with the package removed names the missing module, installed again it destroys", async () => {
     const { session, client } = await startProject();
     try {
       await npmInstall(session);
-      await upPreviewDestroy(session, client, "team-handlers");
-    } finally {
-      await client.close();
-      await session.dispose();
-    }
-  });
-
-  it("a destroy with the package removed names the missing module; installed again, it destroys", async () => {
-    const { session, client } = await startProject();
-    try {
-      await npmInstall(session);
-      await up(session, client);
+      await upAndPreview(session, client, "team-handlers");
       await session.mustSh("rm -rf team-handlers/node_modules/pulumi-notification-handlers");
       const failed = await session.sh("pulumi destroy --yes");
       expect(failed.code).not.toBe(0);
