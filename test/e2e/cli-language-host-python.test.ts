@@ -2,16 +2,17 @@
  * The Python language host through the Pulumi CLI in project folders: the project's own where no
  * Pulumi is installed, else the installed one (the test holds for both). The programs register no
  * resource but the stack, whose outputs show what reached them; they run in one virtual environment
- * with the `pulumi` wheel and what it brings in as the Python example pins them, made once for the file.
+ * with the `pulumi` wheel and what it brings in as the Python example pins them, a copy of the one the
+ * run made for the Python example (`copyPinnedVirtualenv`).
  */
 import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { mustRun, pipPins, REPOSITORY_ROOT } from "../../scripts/user-project";
+import { REPOSITORY_ROOT } from "../../scripts/user-project";
 import { EXIT_3, languageHostProjects, occurrences } from "./language-host-project";
+import { copyPinnedVirtualenv } from "./user-path";
 
 /** The Python example's pins: `pulumi` and all it brings in, exact. */
 const PINS = join(REPOSITORY_ROOT, "examples", "python", "constraints.txt");
@@ -57,18 +58,8 @@ describe("the Python language host, through the Pulumi CLI in a project folder",
   let venv = "";
 
   beforeAll(async () => {
-    const { root, env } = host;
-    venv = join(root, "venv");
-    await mustRun("python3", ["-m", "venv", venv], { cwd: root, env });
-    // pip's cache of the machine's home makes the later runs quick; with no byte-compiling, the
-    // programs compile only the modules they import.
-    const pip = ["--quiet", "--disable-pip-version-check", "--no-compile"];
-    const cache = ["--cache-dir", join(homedir(), ".cache", "pip")];
-    const pulumi = `pulumi==${pipPins(await readFile(PINS, "utf8")).get("pulumi")}`;
-    await mustRun(join(venv, "bin", "pip"), ["install", ...pip, ...cache, "-c", PINS, pulumi], {
-      cwd: root,
-      env,
-    });
+    venv = join(host.root, "venv");
+    await copyPinnedVirtualenv(await readFile(PINS, "utf8"), venv, host.env);
   });
 
   it("runs __main__.py in the virtualenv Pulumi.yaml names: preview, up with config and secrets", async () => {

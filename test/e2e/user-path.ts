@@ -199,26 +199,36 @@ export async function expectVirtualenvAsPinned(python: string, constraints: stri
 const PYTHON_SDK = PYTHON_DISTRIBUTION.replaceAll("_", "-");
 
 /**
- * Puts into a Python project the virtual environment its Pulumi.yaml names, holding every package
- * its `constraints.txt` pins but this project's SDK (see {@link installedOnce}), checked to be those
- * pins: installing `pulumi` takes about 25 s. The README's own `python3 -m venv` and `pip install`
- * run as written and add the SDK alone, from the index the session's environment names; they call
- * pip as `venv/bin/python -m pip`, which holds in a moved environment, where `venv/bin/pip` would not.
+ * Puts into a Python project the virtual environment its Pulumi.yaml names (see
+ * {@link copyPinnedVirtualenv}). The README's own `python3 -m venv` and `pip install` run as written
+ * and add the SDK alone, from the index the session's environment names; they call pip as
+ * `venv/bin/python -m pip`, which holds in a moved environment, where `venv/bin/pip` would not.
  */
 export async function seedVirtualenv(project: string, env: NodeJS.ProcessEnv): Promise<void> {
   const settings = parseYaml(await readFile(join(project, "Pulumi.yaml"), "utf8")) as {
     runtime?: { options?: { virtualenv?: unknown } };
   };
   const virtualenv = settings.runtime?.options?.virtualenv;
-  const requirementsFile = join(project, "requirements.txt");
-  if (typeof virtualenv !== "string" || !existsSync(requirementsFile)) return;
-  const requirements = await readFile(requirementsFile, "utf8");
+  if (typeof virtualenv !== "string" || !existsSync(join(project, "requirements.txt"))) return;
   const constraints = await readFile(join(project, "constraints.txt"), "utf8");
+  await copyPinnedVirtualenv(constraints, join(project, virtualenv), env);
+}
+
+/**
+ * Copies to `destination` a virtual environment holding every package `constraints` pins but this
+ * project's SDK (see {@link installedOnce}), checked to be those pins: installing `pulumi` takes about
+ * 25 s, and the Python example and the Python language host's tests run on the same pins.
+ */
+export async function copyPinnedVirtualenv(
+  constraints: string,
+  destination: string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   const seeded = [...pipPins(constraints)]
     .filter(([name]) => name !== PYTHON_SDK)
     .map(([name, version]) => `${name}==${version}\n`)
     .join("");
-  const template = await installedOnce(`venv-${hashOf(requirements + constraints)}`, async (folder) => {
+  const template = await installedOnce(`venv-${hashOf(seeded)}`, async (folder) => {
     await writeFile(join(folder, "seeded.txt"), seeded);
     await mustRun("python3", ["-m", "venv", "venv"], { cwd: folder, env });
     const python = join(folder, "venv", "bin", "python");
@@ -228,7 +238,7 @@ export async function seedVirtualenv(project: string, env: NodeJS.ProcessEnv): P
     });
     await expectVirtualenvAsPinned(python, seeded);
   });
-  await mustRun("cp", ["-a", join(template, "venv"), join(project, virtualenv)], { cwd: project, env });
+  await mustRun("cp", ["-a", join(template, "venv"), destination], { cwd: dirname(destination), env });
 }
 
 /** One ```sh block of a README's "Run it" section, with the paragraph before it. */
