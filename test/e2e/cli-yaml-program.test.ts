@@ -86,7 +86,7 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
       return ids;
     });
 
-    await repairDrift(s, steps[3]!, sites, ids.oncallId);
+    await repairDrift(s, steps[3]!, sites, ids.oncallId, true);
 
     await storyStep("an import from the web UI: no write, no secret in its code", async () => {
       const before = await listAll(staging);

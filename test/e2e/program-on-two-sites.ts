@@ -66,14 +66,16 @@ export async function summary(client: NotificationHandlersClient): Promise<strin
 
 /**
  * The README's drift step: the drifted name shown, live and desired, under the handler in a plain
- * preview, and in the summary the plugin's executable makes of `pulumi preview --json`, whose note
- * carries the handler's URN; then put back by up.
+ * preview, and in the summary the plugin's executable makes of `pulumi preview --json`; then put back
+ * by up. With `noteUrn`, a preview more checks that the note in the JSON carries the handler's URN
+ * (the plugin's, whatever the program's language: one example checks it).
  */
 export async function repairDrift(
   s: UserSession,
   step: ReadmeStep,
   sites: TwoSites,
   oncallId: number,
+  noteUrn = false,
 ): Promise<void> {
   await storyStep(
     "the drifted field shown live and desired in a plain preview and its summary, repaired by up",
@@ -88,10 +90,12 @@ export async function repairDrift(
         `| update | \`oncall\` | ${oncallId} ${name} (in the code: "On-call email") | ` +
           `\`name\`: ${name} → "On-call email" (changed outside the code) |`,
       );
-      const json = JSON.parse((await s.mustSh("pulumi preview --json")).stdout) as PreviewJson;
-      const [note] = parseDriftNotes(json.diagnostics ?? []);
-      expect(note?.id).toBe(oncallId);
-      expect(note?.urn).toMatch(/NotificationHandler::oncall$/);
+      if (noteUrn) {
+        const json = JSON.parse((await s.mustSh("pulumi preview --json")).stdout) as PreviewJson;
+        const [note] = parseDriftNotes(json.diagnostics ?? []);
+        expect(note?.id).toBe(oncallId);
+        expect(note?.urn).toMatch(/NotificationHandler::oncall$/);
+      }
 
       const [up] = await s.step({ ...step, code: repair! });
       expect(up!.stdout).toMatch(/1 updated/);
