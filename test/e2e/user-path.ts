@@ -18,7 +18,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -214,10 +215,19 @@ export async function seedVirtualenv(project: string, env: NodeJS.ProcessEnv): P
   await copyPinnedVirtualenv(constraints, join(project, virtualenv), env);
 }
 
+/** Virtual environments of earlier runs on this machine, by the pins and the Python they hold. */
+const KEPT_VIRTUALENVS = join(
+  process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
+  "pulumi-notification-handlers",
+  "virtualenvs",
+);
+
 /**
  * Copies to `destination` a virtual environment holding every package `constraints` pins but this
  * project's SDK (see {@link installedOnce}), checked to be those pins: installing `pulumi` takes about
- * 25 s, and the Python example and the Python language host's tests run on the same pins.
+ * 25 s of CPU, and the Python example and the Python language host's tests run on the same pins. It is
+ * kept in the user's cache folder for later runs, as the machine's pip, Go and engine caches are, and
+ * made again when the pins or the machine's Python change.
  */
 export async function copyPinnedVirtualenv(
   constraints: string,
@@ -228,15 +238,35 @@ export async function copyPinnedVirtualenv(
     .filter(([name]) => name !== PYTHON_SDK)
     .map(([name, version]) => `${name}==${version}\n`)
     .join("");
-  const template = await installedOnce(`venv-${hashOf(seeded)}`, async (folder) => {
+  const { stdout: python3 } = await mustRun("python3", ["-c", "import sys; print(sys.version)"], {
+    cwd: dirname(destination),
+    env,
+  });
+  const key = `venv-${hashOf(seeded + python3)}`;
+  const template = await installedOnce(key, async (folder) => {
+    const venv = join(folder, "venv");
+    const python = join(venv, "bin", "python");
+    const kept = join(KEPT_VIRTUALENVS, key);
+    if (existsSync(kept)) {
+      await mustRun("cp", ["-a", kept, venv], { cwd: folder, env });
+      await expectVirtualenvAsPinned(python, seeded).catch((error: unknown) => {
+        throw new Error(`${kept}, kept from an earlier run, is not its pins (delete it): ${String(error)}`);
+      });
+      return;
+    }
     await writeFile(join(folder, "seeded.txt"), seeded);
     await mustRun("python3", ["-m", "venv", "venv"], { cwd: folder, env });
-    const python = join(folder, "venv", "bin", "python");
     await mustRun(python, ["-m", "pip", "install", "--quiet", "-r", "seeded.txt"], {
       cwd: folder,
       env,
     });
     await expectVirtualenvAsPinned(python, seeded);
+    // Copied beside it, then renamed into place: a run reading the folder finds it whole. Another
+    // run that kept it first wins.
+    const copy = `${kept}.${process.pid}`;
+    await mkdir(KEPT_VIRTUALENVS, { recursive: true });
+    await mustRun("cp", ["-a", venv, copy], { cwd: folder, env });
+    await rename(copy, kept).catch(() => rm(copy, { recursive: true, force: true }));
   });
   await mustRun("cp", ["-a", join(template, "venv"), destination], { cwd: dirname(destination), env });
 }
