@@ -1,7 +1,7 @@
 /**
  * A Pulumi command cut off as a lost CI runner cuts it: its process group and every process it
  * started killed with SIGKILL mid-run, or interrupted once as Ctrl-C does; and what the state holds
- * afterwards. `cli-recover-points` (the dynamic face) and `cli-recover-plugin` (the plugin's
+ * afterwards. `cli-recover-points` (the dynamic provider) and `cli-recover-plugin` (the plugin's
  * executable) share it.
  */
 import { readdir, readFile } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * What a refused check shows, through either face: a program in a folder of its own, beside a user's
+ * What a refused check shows, through either provider: a program in a folder of its own, beside a user's
  * session's project, that breaks the rules with every secret field of the catalog at once, first with
  * literal values, then with values from secret config (and, through the plugin, a mistyped
  * configuration key set as a secret). Each refusal names the resource, the field and the rule, and
@@ -29,14 +29,17 @@ const OWN_TYPE = { literal: "webhook", config: "slack" } as const;
 /** The engine's ways of printing a property's value next to a failure. */
 const VALUE_NOTATION = [/property \S+ value/, /\{&\{\{/, /\{<nil>\}/];
 
-/** Runs both faces' scenarios in `s`; `face` says which program to write. */
-export async function expectRefusalsKeepSecrets(s: UserSession, face: "plugin" | "dynamic"): Promise<void> {
+/** Runs the refusal scenarios in `s`; `provider` says which program to write. */
+export async function expectRefusalsKeepSecrets(
+  s: UserSession,
+  provider: "plugin" | "dynamic",
+): Promise<void> {
   await storyStep(
     "every secret field in a refused check: named with its rule, its value never shown",
     async () => {
       const folder = join(s.project, FOLDER);
       const write = async (origin: "literal" | "config"): Promise<void> => {
-        const program = face === "plugin" ? yamlProgram(origin) : nodeProgram(origin);
+        const program = provider === "plugin" ? yamlProgram(origin) : nodeProgram(origin);
         for (const [file, text] of Object.entries(program)) await writeFile(join(folder, file), text);
       };
       await mkdir(folder, { recursive: true });
@@ -46,8 +49,8 @@ export async function expectRefusalsKeepSecrets(s: UserSession, face: "plugin" |
         secrets.push(secretOf(spec, "config"), secretOf(spec, "literal"));
         return `--secret ${configKey(spec)}='${secretOf(spec, "config")}'`;
       });
-      if (face === "plugin") {
-        // The plugin's stack needs the provider's configuration; the dynamic face's resources carry a connection.
+      if (provider === "plugin") {
+        // The plugin's stack needs the provider's configuration; the dynamic provider's resources carry a connection.
         config.push(
           "--plaintext notification-handlers:baseUrl=http://127.0.0.1:9",
           "--secret notification-handlers:apiKey=S3CRET-apiKey",
@@ -75,12 +78,12 @@ export async function expectRefusalsKeepSecrets(s: UserSession, face: "plugin" |
             `resource 'refused' has a problem: ${rule}`,
           );
         }
-        if (face === "dynamic")
+        if (provider === "dynamic")
           expect(printed).toContain("resource 'refused' has a problem: connection.baseUrl must be");
         expectNoneShown(printed, secrets);
       }
 
-      if (face === "plugin") {
+      if (provider === "plugin") {
         await s.mustSh(
           `cd ${FOLDER} && printf '%s' S3CRET-apikey-mistyped | pulumi config set --secret notification-handlers:apikey`,
         );

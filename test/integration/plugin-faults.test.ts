@@ -1,5 +1,5 @@
 /**
- * The plugin through faults, as `e2e/faults` proves the dynamic face: the built plugin over gRPC,
+ * The plugin through faults, as `e2e/faults` proves the dynamic provider: the built plugin over gRPC,
  * configured with a fault-injecting proxy (test/support/fault-proxy-process.mts) in front of the
  * reference server. A fifth of the requests meet a 5xx, a 429, a cut connection or an answer slower
  * than the client waits, lost answers of creates included. Creates, then updates and deletes, each

@@ -1,6 +1,6 @@
 /**
  * A partial failure through the plugin, as `e2e/errors` ("a create whose read-back fails") proves it
- * for the dynamic face: the create is stored, then every read that would verify it loses its answer.
+ * for the dynamic provider: the create is stored, then every read that would verify it loses its answer.
  * The gRPC error carries the `ErrorResourceInitFailed` detail the engine reads to record the handler
  * anyway: its id, its properties with the credentials still wrapped as secrets, and the reason. That
  * the engine then records it is proved under the engine: `e2e/plugin-partial-failure`.

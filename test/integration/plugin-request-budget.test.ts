@@ -1,6 +1,6 @@
 /**
  * The plugin's request budget, counted at the reference server: the same figures `e2e/drift`'s
- * "request budget" asserts for the dynamic face under the engine. Each run of the engine starts its
+ * "request budget" asserts for the dynamic provider under the engine. Each run of the engine starts its
  * plugin anew, so each run here is a new plugin process, sent the calls the engine sends: a create-up
  * writes each handler once; a run with nothing to change reads the account with ceil(K/1000) lists
  * and nothing else; a rename costs its write, the read that verifies it and the run's list; a destroy

@@ -104,7 +104,7 @@ describe("checkInputs", () => {
     expect(checkInputs({ type: "slack", name: UNKNOWN, slack: UNKNOWN })).toEqual([]);
   });
 
-  it("knows an unknown value as the engine sends it to both faces", () => {
+  it("knows an unknown value as the engine sends it to both providers", () => {
     expect(UNKNOWN).toBe(unknownValue);
   });
 });

@@ -37,7 +37,7 @@ const REPOSITORY_ROOT = join(__dirname, "..", "..");
 const read = (path: string): string => readFileSync(join(REPOSITORY_ROOT, path), "utf8");
 
 describe("the names and strings recorded states hold, against their golden copy", () => {
-  it("types and tokens: both faces' resources, their providers, the plugin, the functions", () => {
+  it("types and tokens: both providers' resources, their providers, the plugin, the functions", () => {
     expect({
       dynamicResourceType: DYNAMIC_RESOURCE_TYPE,
       dynamicHandlerSetType: DYNAMIC_HANDLER_SET_TYPE,
