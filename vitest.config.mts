@@ -1,9 +1,10 @@
-import { availableParallelism, homedir } from "node:os";
+import { availableParallelism } from "node:os";
 import { join, relative } from "node:path";
 
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { findPostgresBin } from "./scripts/postgres.js";
+import { projectCache } from "./scripts/project-cache.js";
 
 // Node.js's on-disk compile cache, for every process the tests start (servers, the Pulumi CLI's
 // programs and providers, users' commands): each loads @pulumi/pulumi again, and compiling it took
@@ -82,11 +83,7 @@ const postgresProjects =
 
 export default defineConfig({
   // Vite's cache, and in it vitest's results cache, whose durations order the files (LongestFirst).
-  cacheDir: join(
-    process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
-    "pulumi-notification-handlers",
-    "vite",
-  ),
+  cacheDir: projectCache("vite"),
   test: {
     pool: "forks",
     sequence: { sequencer: LongestFirst },

@@ -12,10 +12,11 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { mustRun, packPackages, REPOSITORY_ROOT } from "../scripts/user-project";
+import { projectCache } from "../scripts/project-cache";
 
 /** A package installed for the benchmark. */
 export interface Install {
@@ -26,11 +27,7 @@ export interface Install {
 }
 
 /** The folder that keeps packed revisions between runs. */
-const CACHE = join(
-  process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
-  "pulumi-notification-handlers",
-  "bench",
-);
+const CACHE = projectCache("bench");
 
 const QUICKSTART = join(REPOSITORY_ROOT, "examples", "quickstart");
 

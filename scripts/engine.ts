@@ -28,8 +28,8 @@ import { execFile, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { chmod, copyFile, link, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
+import { projectCache, userCache } from "./project-cache";
 import { promisify } from "node:util";
 
 import { step } from "./progress";
@@ -100,13 +100,8 @@ interface EnsureEngineOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The user's cache folder. */
-function userCache(env: NodeJS.ProcessEnv): string {
-  return env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
-}
-
 function cacheRoot(env: NodeJS.ProcessEnv): string {
-  return join(userCache(env), "pulumi-notification-handlers", "engine");
+  return projectCache("engine", env);
 }
 
 /** The first executable `command` on PATH that `accept` takes. */

@@ -10,22 +10,18 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { promisify } from "node:util";
 
 import { type ProgressLog, step } from "./progress";
 import { type NodeRuntime, runtimeSpec } from "./release-targets";
 import { REPOSITORY_ROOT } from "./user-project";
+import { projectCache } from "./project-cache";
 
 const run = promisify(execFile);
 
 /** Where the release's tools are kept between runs. */
-export const RELEASE_CACHE = join(
-  process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
-  "pulumi-notification-handlers",
-  "release",
-);
+export const RELEASE_CACHE = projectCache("release");
 
 /** The `sha512-<base64>` integrity of a file, as npm writes it. */
 export async function sha512Integrity(file: string): Promise<string> {

@@ -6,18 +6,17 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 
+import { projectCache } from "../project-cache";
 import { runProgramProcess, type LanguageRunner, type RunOutcome, type RunSpec } from "./runner";
 
 /** Where a program's binary is built: one folder per program, so `go build` relinks only what changed. */
 function binaryPath(spec: RunSpec): string {
-  const cache = process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
   const program = resolve(spec.programDirectory, spec.entryPoint);
   const key = createHash("sha256").update(program).digest("hex").slice(0, 16);
-  return join(cache, "pulumi-notification-handlers", "go-programs", key, spec.project || "program");
+  return join(projectCache("go-programs"), key, spec.project || "program");
 }
 
 /** The environment the Go SDK's `pulumi.Run` reads the engine's run from. */

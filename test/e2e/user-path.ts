@@ -19,7 +19,6 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -29,6 +28,7 @@ import { parse as parseYaml } from "yaml";
 import type { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { PYTHON_DISTRIBUTION } from "../../scripts/release";
+import { projectCache } from "../../scripts/project-cache";
 import {
   copyExample,
   mustRun,
@@ -216,11 +216,7 @@ export async function seedVirtualenv(project: string, env: NodeJS.ProcessEnv): P
 }
 
 /** Virtual environments of earlier runs on this machine, by the pins and the Python they hold. */
-const KEPT_VIRTUALENVS = join(
-  process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
-  "pulumi-notification-handlers",
-  "virtualenvs",
-);
+const KEPT_VIRTUALENVS = projectCache("virtualenvs");
 
 /**
  * Copies to `destination` a virtual environment holding every package `constraints` pins but this
