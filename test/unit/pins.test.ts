@@ -41,3 +41,13 @@ describe("the pins of the user's projects (npm run pins:update)", () => {
     for (const [name, version] of requirements) expect(constraints.get(name), name).toBe(version);
   });
 });
+
+describe("the release workflow's actions", () => {
+  it("are each pinned to a commit, a tag being movable", () => {
+    const uses = [...read(".github/workflows/release.yml").matchAll(/^\s*-?\s*uses:\s*(\S+)/gm)].map(
+      (m) => m[1],
+    );
+    expect(uses.length).toBeGreaterThan(0);
+    for (const action of uses) expect(action, action).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
+  });
+});
