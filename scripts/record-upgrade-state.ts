@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * `npm run record:upgrade-state`: records what a release leaves behind for the upgrade test
- * (test/e2e/cli-upgrade.test.ts) to replay against newer code: the stack of each program of
- * {@link UPGRADE_FIXTURE} (a TypeScript one, and a Pulumi YAML one run through the plugin), brought up
- * by this checkout's packed package or plugin with the Pulumi CLI, as a user's stack is, into
- * `test/fixtures/upgrade/<version><suffix>/`:
+ * `npm run record:upgrade-state [-- <program>...]`: records what a release leaves behind for the
+ * upgrade test (test/e2e/cli-upgrade.test.ts) to replay against newer code: the stack of each program
+ * of {@link UPGRADE_FIXTURE} (a TypeScript one, and a Pulumi YAML one run through the plugin), or of
+ * those named, brought up by this checkout's packed package or plugin with the Pulumi CLI, as a user's
+ * stack is, into `test/fixtures/upgrade/<version><suffix>/`. The YAML program names the plugin's
+ * version and GitHub address as README.md says, and the engine downloads this checkout's plugin from
+ * a loopback stand-in of the release (scripts/release-stand-in.ts), so its state is a user's:
  *
  * - `state.json`: `pulumi stack export` of the stack;
  * - `Pulumi.upgrade.yaml`: the stack's config with its encryption salt and secret values (encrypted
@@ -17,14 +19,15 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { parse, stringify } from "yaml";
 
 import { NotificationHandlersClient } from "../sdk/client/client";
-import { buildPlugin, packageVersion } from "./build-plugin";
+import { buildPlugin, packageVersion, PLUGIN_BUILD } from "./build-plugin";
 import { type Engine, enginePath, ensureEngine } from "./engine";
 import { toStderr } from "./progress";
+import { type PluginRelease, startPluginRelease } from "./release-stand-in";
 import {
   copyExample,
   mustRun,
@@ -34,7 +37,7 @@ import {
   scratchFolder,
   userEnvironment,
 } from "./user-project";
-import { UPGRADE_FIXTURE, type UpgradeProgram } from "./upgrade-fixture";
+import { nameRecordedVersion, UPGRADE_FIXTURE, type UpgradeProgram } from "./upgrade-fixture";
 
 /** The keys the test sets itself: the address and key of the server it starts. */
 const CONNECTION_KEYS = ["notification-handlers:baseUrl", "notification-handlers:apiKey"];
@@ -61,11 +64,12 @@ async function startServer(
   return { child, url };
 }
 
-/** What every program's recording needs: the engine, the packed packages, the plugin's tarball. */
+/** What every program's recording needs: the engine, the packed packages, the plugin's release. */
 interface Recorder {
   engine: Engine;
   packages: PackageSpecs;
-  pluginTarball: string;
+  /** The plugin's tarball in a folder named by the release's tag, `v<version>`. */
+  pluginRelease: string;
 }
 
 /** Brings `program`'s stack up in a scratch folder under `root`, and records it into `out`. */
@@ -76,12 +80,13 @@ async function record(program: UpgradeProgram, recorder: Recorder, root: string,
     packages: recorder.packages,
     ...(program.pins === undefined ? {} : { pins: program.pins }),
   });
-  if (program.pluginFolder !== undefined) {
-    await mkdir(join(project, program.pluginFolder));
-    await mustRun("tar", ["-xzf", recorder.pluginTarball, "-C", program.pluginFolder], {
-      cwd: project,
-      env: process.env,
-    });
+  let release: PluginRelease | undefined;
+  if (program.downloadsPlugin === true) {
+    await nameRecordedVersion(project, packageVersion());
+    // npm's registry for the server's dependencies.
+    release = await startPluginRelease(recorder.pluginRelease, join(root, "stand-ins"), [
+      "registry.npmjs.org:443",
+    ]);
   }
   const env = userEnvironment({
     home: join(root, "home"),
@@ -92,6 +97,10 @@ async function record(program: UpgradeProgram, recorder: Recorder, root: string,
       PULUMI_CONFIG_PASSPHRASE: UPGRADE_FIXTURE.passphrase,
     },
   });
+  for (const [name, value] of Object.entries(release?.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
   await mkdir(join(root, "state"), { recursive: true });
   const run = (command: string, args: string[], input?: string): Promise<{ stdout: string }> =>
     mustRun(command, args, { cwd: project, env, ...(input === undefined ? {} : { input }) });
@@ -115,12 +124,14 @@ async function record(program: UpgradeProgram, recorder: Recorder, root: string,
       await run("pulumi", ["config", "set", "--secret", name], value);
     }
     await run("pulumi", ["up", "--yes", "--skip-preview"]);
+    release?.expectServed();
     await mkdir(out, { recursive: true });
     await run("pulumi", ["stack", "export", "--file", join(out, "state.json")]);
   } finally {
     const exited = new Promise((resolve) => server.child.once("exit", resolve));
     server.child.kill("SIGTERM");
     await exited;
+    await release?.close();
   }
   // The database as the server left it on shutdown (its write-ahead log folded in).
   await copyFile(db, join(out, "server.db"));
@@ -136,15 +147,21 @@ async function record(program: UpgradeProgram, recorder: Recorder, root: string,
 
 async function main(): Promise<void> {
   const version = packageVersion();
+  const programs: [string, UpgradeProgram][] = Object.entries(UPGRADE_FIXTURE.programs);
+  const named = process.argv.slice(2);
+  const unknown = named.filter((name) => !programs.some(([known]) => known === name));
+  if (unknown.length > 0)
+    throw new Error(`no program ${unknown.join(", ")}: ${programs.map(([name]) => name).join(", ")}`);
   const engine = await ensureEngine({ projectRoot: REPOSITORY_ROOT, yaml: true });
   const root = await scratchFolder("record-upgrade");
   try {
+    const pluginBuild = { ...PLUGIN_BUILD, outDir: join(root, "release", `v${version}`) };
     const recorder = {
       engine,
       packages: await packPackages(join(root, "pack")),
-      pluginTarball: await buildPlugin(undefined, toStderr),
+      pluginRelease: dirname(await buildPlugin(pluginBuild, toStderr)),
     };
-    for (const [name, program] of Object.entries(UPGRADE_FIXTURE.programs)) {
+    for (const [name, program] of programs.filter(([name]) => named.length === 0 || named.includes(name))) {
       const out = join(REPOSITORY_ROOT, UPGRADE_FIXTURE.releases, `${version}${program.suffix}`);
       await record(program, recorder, join(root, name), out);
     }

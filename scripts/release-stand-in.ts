@@ -10,9 +10,10 @@ import { mkdir, readFile, stat } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } from "node:http2";
 import { type AddressInfo, type Socket, connect } from "node:net";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 import { REPOSITORY_URL } from "../provider/tokens";
+import { pluginTarballName } from "./build-plugin";
 import { mustRun } from "./user-project";
 
 /** One request a stand-in saw. */
@@ -178,5 +179,44 @@ export function pluginDownloadEnvironment(
     NO_PROXY: "127.0.0.1,localhost",
     no_proxy: "127.0.0.1,localhost",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: undefined,
+  };
+}
+
+/** A release served for the engine's plugin download, behind a proxy that refuses the rest. */
+export interface PluginRelease {
+  /** The variables that send a program's `pulumi` there (`undefined` removes one). */
+  env: Record<string, string | undefined>;
+  /** Throws unless the release served its plugin's tarball, once, and nothing left the machine. */
+  expectServed(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The release in `release`, a folder named by its tag (`v<version>`) holding the plugin's tarball of
+ * the machine's platform, served for the engine's download; the proxy opens tunnels to `passes`
+ * only (the package registries a program installs from). The key and certificate go to `work`.
+ */
+export async function startPluginRelease(
+  release: string,
+  work: string,
+  passes: readonly string[],
+): Promise<PluginRelease> {
+  const server = await startReleaseServer(dirname(release), join(work, "tls"));
+  const proxy = await startRefusingProxy(passes);
+  const tarball = `GET /releases/download/${basename(release)}/${pluginTarballName(basename(release).slice(1))}`;
+  return {
+    env: pluginDownloadEnvironment(server, proxy),
+    expectServed() {
+      const served = server.requests.map((r) => `${r.method} ${r.target}`);
+      if (served.length !== 1 || served[0] !== tarball || proxy.requests.length > 0)
+        throw new Error(
+          `the release served ${JSON.stringify(served)}, not [${JSON.stringify(tarball)}], ` +
+            `and refused ${JSON.stringify(proxy.requests)} that would have left the machine`,
+        );
+    },
+    async close() {
+      await server.close();
+      await proxy.close();
+    },
   };
 }

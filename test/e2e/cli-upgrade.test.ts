@@ -3,10 +3,12 @@
  * made by `npm run record:upgrade-state` on that release: a TypeScript program's, and a YAML
  * program's through the plugin) is imported with the reference server's database of that moment; this
  * checkout's packed package, or its plugin, then previews it with no change, repairs a handler changed
- * behind Pulumi's back, and destroys it, with the Pulumi CLI in the program's folder.
+ * behind Pulumi's back, and destroys it, with the Pulumi CLI in the program's folder. The YAML program
+ * still names the recorded version and the GitHub release, as README.md has it: the engine downloads
+ * this checkout's plugin, served as that version's release by a loopback stand-in.
  */
 import { readFileSync } from "node:fs";
-import { copyFile } from "node:fs/promises";
+import { copyFile, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -15,9 +17,10 @@ import { providerSource } from "../../provider/provider-source";
 import { HANDLER_RESOURCE_TYPES } from "../../provider/tokens";
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
-import { packageVersion, pluginTarball } from "../../scripts/build-plugin";
-import { recordings, UPGRADE_FIXTURE } from "../../scripts/upgrade-fixture";
-import { REPOSITORY_ROOT } from "../../scripts/user-project";
+import { packageVersion, pluginTarballName } from "../../scripts/build-plugin";
+import { type PluginRelease, startPluginRelease } from "../../scripts/release-stand-in";
+import { nameRecordedVersion, recordings, UPGRADE_FIXTURE } from "../../scripts/upgrade-fixture";
+import { REPOSITORY_ROOT, scratchFolder } from "../../scripts/user-project";
 import { storyStep } from "./story-step";
 import { listAll, UserSession } from "./user-path";
 
@@ -39,15 +42,33 @@ const CHANGED_WEBHOOK = "https://example.com/hooks/CHANGED-BEHIND-PULUMIS-BACK";
 const declared = (handlers: NotificationHandlerRecord[]): object[] =>
   handlers.map(({ last_datetime: _, ...handler }) => handler);
 
+/**
+ * The e2e set-up's release, its plugin's tarball renamed for `version`, in `work`: what the engine
+ * downloads for a program that names `version`, served by {@link startPluginRelease}.
+ */
+async function releaseAs(version: string, work: string): Promise<string> {
+  const folder = join(work, "release", `v${version}`);
+  await mkdir(folder, { recursive: true });
+  await copyFile(
+    join(inject("release"), pluginTarballName(packageVersion())),
+    join(folder, pluginTarballName(version)),
+  );
+  return folder;
+}
+
 describe.each(recordings(REPOSITORY_ROOT))(
   "a stack written by $name, run by this checkout",
-  ({ name, program }) => {
+  ({ name, version, program }) => {
     let session: UserSession | undefined;
     let client: NotificationHandlersClient | undefined;
+    let release: PluginRelease | undefined;
+    let work: string | undefined;
 
     afterAll(async () => {
       await client?.close();
       await session?.dispose();
+      await release?.close();
+      if (work !== undefined) await rm(work, { recursive: true, force: true });
     });
 
     // One story: each step acts on the stack the steps before it left.
@@ -57,20 +78,23 @@ describe.each(recordings(REPOSITORY_ROOT))(
       const handlers = recorded.filter((r) => HANDLER_RESOURCE_TYPES.includes(r.type)).length;
       // The stack, the sets and the handlers; providers are not counted.
       const resources = recorded.filter((r) => !r.type.startsWith("pulumi:providers:")).length;
+      if (program.downloadsPlugin === true) {
+        work = await scratchFolder("stand-ins-upgrade");
+        // The installed tree is the seeded one: nothing but the plugin is downloaded.
+        release = await startPluginRelease(await releaseAs(version, work), work, []);
+      }
       session = await UserSession.start("upgrade", {
         pathFirst: inject("enginePath"),
         source: program.source,
         ...(program.pins === undefined ? {} : { pins: program.pins }),
+        ...(release === undefined ? {} : { env: release.env }),
       });
       const s = session;
 
-      const key = await storyStep("the server's data restored, the plugin in place", async () => {
+      const key = await storyStep("the server's data restored, the program as recorded", async () => {
         await s.mustSh("mkdir -p .data");
         await copyFile(join(fixture, "server.db"), join(s.project, ".data", "server.db"));
-        if (program.pluginFolder !== undefined)
-          await s.mustSh(
-            `mkdir ${program.pluginFolder} && tar -xzf ${pluginTarball()} -C ${program.pluginFolder}`,
-          );
+        if (program.downloadsPlugin === true) await nameRecordedVersion(s.project, version);
         // The installed tree is the seeded one: no `npm install`.
         await s.mustSh(
           `export KEY=$(node_modules/.bin/notification-handlers-server keys create --db .data/server.db --user ${UPGRADE_FIXTURE.user})`,
@@ -96,6 +120,8 @@ pulumi config set --secret notification-handlers:apiKey "$KEY"`);
 
         const preview = await s.mustSh("pulumi preview --expect-no-changes --diff");
         expect(preview.stdout).toMatch(new RegExp(`${resources} unchanged`));
+        // The plugin the recorded version names, downloaded from the stand-in: nothing else left the machine.
+        release?.expectServed();
       });
 
       await storyStep("a webhook changed in the API, put back by an up, no secret in the state", async () => {
@@ -109,7 +135,7 @@ pulumi config set --secret notification-handlers:apiKey "$KEY"`);
         expect(declared(await listAll(api))).toEqual(declared(before));
 
         const state = await s.mustSh("pulumi stack export", false);
-        if (program.pluginFolder === undefined) {
+        if (program.downloadsPlugin !== true) {
           // The update wrote the source this checkout records, byte for byte as its source code makes it.
           const repaired = resourcesOf(state.stdout).find((r) => r.urn.endsWith("::webhook"));
           expect(repaired?.outputs?.__provider).toBe(providerSource({ version: packageVersion() }));
