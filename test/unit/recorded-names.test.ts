@@ -1,7 +1,8 @@
 /**
  * What Pulumi states hold keeps its value: the names and strings that recorded states carry (type
  * tokens, the provider types, the runtime module and its exports, the `__provider` sources, the
- * configuration keys, the function tokens) compared with their golden copy, `fixtures/recorded-names.json`,
+ * configuration keys, the function tokens, the plugin's download URL and the default providers the
+ * engine names for it) compared with their golden copy, `fixtures/recorded-names.json`,
  * written out by hand rather than computed from the constants, so that a rename in code cannot change
  * them unnoticed. Each stack a release recorded (test/fixtures/upgrade) is read too: it holds no name
  * the golden copy or the schema lacks, and no secret in plain text.
@@ -27,6 +28,7 @@ import {
   HANDLER_SET_TOKEN,
   NPM_PACKAGE,
   PACKAGE_NAME,
+  PLUGIN_DOWNLOAD_URL,
   PLUGIN_EXECUTABLE,
 } from "../../provider/tokens";
 import { recordings, UPGRADE_FIXTURE } from "../../scripts/upgrade-fixture";
@@ -46,6 +48,7 @@ describe("the names and strings recorded states hold, against their golden copy"
       packageName: PACKAGE_NAME,
       pluginExecutable: PLUGIN_EXECUTABLE,
       pluginProviderType: `pulumi:providers:${PACKAGE_NAME}`,
+      pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
       resourceToken: HANDLER_RESOURCE_TOKEN,
       handlerSetToken: HANDLER_SET_TOKEN,
       functionTokens: [GET_HANDLER_TOKEN, GET_HANDLERS_TOKEN],
@@ -57,6 +60,7 @@ describe("the names and strings recorded states hold, against their golden copy"
       packageName: golden.packageName,
       pluginExecutable: golden.pluginExecutable,
       pluginProviderType: golden.pluginProviderType,
+      pluginDownloadURL: golden.pluginDownloadURL,
       resourceToken: golden.resourceToken,
       handlerSetToken: golden.handlerSetToken,
       functionTokens: golden.functionTokens,
@@ -65,11 +69,13 @@ describe("the names and strings recorded states hold, against their golden copy"
     // The committed schema, which the SDKs are generated from, names the same.
     const schema = JSON.parse(read("provider/schema.json")) as {
       name: string;
+      pluginDownloadURL: string;
       resources: Record<string, unknown>;
       functions: Record<string, unknown>;
       config: { variables: Record<string, unknown> };
     };
     expect(schema.name).toBe(golden.packageName);
+    expect(schema.pluginDownloadURL).toBe(golden.pluginDownloadURL);
     expect(Object.keys(schema.resources).sort()).toEqual([golden.handlerSetToken, golden.resourceToken]);
     expect(Object.keys(schema.functions)).toEqual(golden.functionTokens);
     expect(Object.keys(schema.config.variables)).toEqual(Object.keys(golden.configKeys));
@@ -123,8 +129,6 @@ interface RecordedResource {
   outputs?: Record<string, unknown>;
 }
 
-const folders = recordings(REPOSITORY_ROOT).map(({ name }) => join(UPGRADE_FIXTURE.releases, name));
-
 const resourcesOf = (recording: string): RecordedResource[] =>
   (JSON.parse(read(join(recording, "state.json"))) as { deployment: { resources: RecordedResource[] } })
     .deployment.resources;
@@ -132,7 +136,8 @@ const resourcesOf = (recording: string): RecordedResource[] =>
 const isCiphertext = (value: unknown): boolean =>
   typeof value === "object" && value !== null && "ciphertext" in value;
 
-describe.each(folders)("the stack recorded in %s", (recording) => {
+describe.each(recordings(REPOSITORY_ROOT))("the stack recorded in $name", ({ name, version, program }) => {
+  const recording = join(UPGRADE_FIXTURE.releases, name);
   const resources = resourcesOf(recording);
   const handlers = resources.filter((r) =>
     [golden.dynamicResourceType, golden.resourceToken].includes(r.type),
@@ -170,6 +175,20 @@ describe.each(folders)("the stack recorded in %s", (recording) => {
         if (handler.type === golden.dynamicResourceType)
           expect(sources, handler.urn).toContain(properties[golden.providerKey]);
       }
+    }
+  });
+
+  it("names the plugin's default provider for its version and download URL, as a user's program does", () => {
+    const providers = resources.filter((r) => r.type === golden.pluginProviderType);
+    expect(providers.length > 0, "a default provider of the plugin").toBe(program.downloadsPlugin === true);
+    const names: Record<string, string> = golden.pluginDefaultProviders;
+    for (const provider of providers) {
+      const internal = provider.inputs?.__internal as { pluginDownloadURL?: unknown } | undefined;
+      expect({
+        name: provider.urn.split("::").at(-1),
+        version: provider.inputs?.version,
+        pluginDownloadURL: internal?.pluginDownloadURL,
+      }).toEqual({ name: names[version], version, pluginDownloadURL: golden.pluginDownloadURL });
     }
   });
 
