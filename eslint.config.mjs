@@ -21,12 +21,11 @@ function importsOf(files, patterns, ignores = []) {
 
 /*
  * provider/'s parts, as a module in one of its folders names them (provider/README.md): the
- * dynamic provider (dynamic/, the HandlerSet component, and runtime.ts with the state source it
- * reads), the plugin, and Pulumi's SDK, which the core and what both providers share do without.
+ * dynamic provider (dynamic/ with the state source it records, the HandlerSet component, and
+ * runtime.ts), the plugin, and Pulumi's SDK, which the core and what both providers share do without.
  */
 const DYNAMIC_PROVIDER = {
-  regex:
-    "^(\\.\\.?/)+(dynamic/.*|(handler-sets/)?component|index|runtime|provider-source|source-record|state-contract)$",
+  regex: "^(\\.\\.?/)+(dynamic/.*|(handler-sets/)?component|index|runtime)$",
   message: "The dynamic provider is for TypeScript programs: neither the core nor the plugin imports it.",
 };
 const PLUGIN = {

@@ -1,6 +1,6 @@
 /**
  * The dynamic provider's entry point. It runs only inside Pulumi's dynamic-provider process, loaded
- * by package name from the module a state records (`./provider`); it holds the process's one
+ * by package name from the module a state records (`./dynamic/provider-source`); it holds the process's one
  * {@link ProviderContext} and hands each call of the engine to the core's `operations`. Its exports are a
  * contract with every state ever written (docs/upgrading.md): `provider` for the states of 0.1.0,
  * `contracts` and `forContract` for later ones; none of them may go.
@@ -17,7 +17,7 @@ import { ProviderContext } from "./core/context";
 import type { HandlerInputs, HandlerOutputs } from "./core/inputs";
 import * as operations from "./core/operations";
 import { NPM_PACKAGE } from "./tokens";
-import { READ_CONTRACTS } from "./state-contract";
+import { READ_CONTRACTS } from "./dynamic/state-contract";
 
 const context = new ProviderContext();
 

@@ -12,10 +12,10 @@ import {
   isHandlerType,
 } from "../../sdk/client/catalog";
 import type { UpdateStrategy } from "../../sdk/client/settings";
-import { PROVIDER_KEY, providerSource } from "../provider-source";
+import { PROVIDER_KEY, providerSource } from "./provider-source";
 import { DYNAMIC_RESOURCE_TYPE } from "../tokens";
 import { SECRET_INPUTS, secretOutputsOf } from "../core/secret-properties";
-import { sourceRecord } from "../source-record";
+import { sourceRecord } from "./source-record";
 
 type FieldSpecOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number];
 type AnyProperty = PropertyOf<HandlerType>;
@@ -91,7 +91,7 @@ const COMMON_OUTPUTS = [
 
 let recorded: string | undefined;
 
-/** The provider source this program's handlers record (`../provider-source`), found once per run. */
+/** The provider source this program's handlers record (`./provider-source`), found once per run. */
 function recordedSource(): string {
   if (recorded === undefined) {
     // Relative to the folder the dynamic-provider process runs in, the project's root: above the
@@ -127,7 +127,7 @@ function absentFields(resource: NotificationHandler, own: readonly { property: s
  * A dynamic resource: its type token routes it to Pulumi's Node.js dynamic-provider plugin, and its
  * `__provider` property is the provider's module source. It extends `CustomResource` directly, as
  * `dynamic.Resource` does, to hand over a short source instead of a serialized closure (see
- * `../provider-source`).
+ * `./provider-source`).
  */
 export class NotificationHandler extends pulumi.CustomResource {
   /** The handler's id in the API. */

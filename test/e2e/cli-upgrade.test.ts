@@ -13,7 +13,7 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, inject, it } from "vitest";
 
-import { providerSource } from "../../provider/provider-source";
+import { providerSource } from "../../provider/dynamic/provider-source";
 import { HANDLER_RESOURCE_TYPES } from "../../provider/tokens";
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { applyRecovery } from "../../cli/recover-edit";
 import { type Decision, planRecovery } from "../../cli/recover-plan";
 import { type ExportedState, type StateResource, plainValue, secretValue } from "../../cli/state-json";
-import { CONTRACT_1_SOURCE } from "../../provider/provider-source";
+import { CONTRACT_1_SOURCE } from "../../provider/dynamic/provider-source";
 import { DYNAMIC_RESOURCE_TYPE } from "../../provider/tokens";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 

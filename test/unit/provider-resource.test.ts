@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { providerSource } from "../../provider/provider-source";
+import { providerSource } from "../../provider/dynamic/provider-source";
 import { NotificationHandler } from "../../provider/dynamic/resource";
 import { DYNAMIC_RESOURCE_TYPE } from "../../provider/tokens";
 import { ALL_FIELDS } from "../../sdk/client/catalog";

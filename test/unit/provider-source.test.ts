@@ -10,10 +10,10 @@ import { runInNewContext } from "node:vm";
 
 import { describe, expect, it } from "vitest";
 
-import { CONTRACT_1_SOURCE, providerSource } from "../../provider/provider-source";
+import { CONTRACT_1_SOURCE, providerSource } from "../../provider/dynamic/provider-source";
 import * as runtime from "../../provider/runtime";
-import { fallbackFolder, RUNTIME_REQUEST, type ResolveFrom } from "../../provider/source-record";
-import { STATE_CONTRACT } from "../../provider/state-contract";
+import { fallbackFolder, RUNTIME_REQUEST, type ResolveFrom } from "../../provider/dynamic/source-record";
+import { STATE_CONTRACT } from "../../provider/dynamic/state-contract";
 import { NPM_PACKAGE } from "../../provider/tokens";
 
 const PROJECT = "/home/ci/project";

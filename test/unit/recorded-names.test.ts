@@ -16,9 +16,9 @@ import { parse } from "yaml";
 
 import { CONFIG_KEYS } from "../../provider/core/config";
 import { CONNECTION_PROPERTY } from "../../provider/core/connection";
-import { CONTRACT_1_SOURCE, PROVIDER_KEY, providerSource } from "../../provider/provider-source";
+import { CONTRACT_1_SOURCE, PROVIDER_KEY, providerSource } from "../../provider/dynamic/provider-source";
 import { secretOutputsOf } from "../../provider/core/secret-properties";
-import { RUNTIME_REQUEST } from "../../provider/source-record";
+import { RUNTIME_REQUEST } from "../../provider/dynamic/source-record";
 import {
   DYNAMIC_HANDLER_SET_TYPE,
   DYNAMIC_RESOURCE_TYPE,

@@ -18,7 +18,7 @@
  */
 import { recordedModule } from "./recorded-source";
 import { STATE_CONTRACT } from "./state-contract";
-import { NPM_PACKAGE } from "./tokens";
+import { NPM_PACKAGE } from "../tokens";
 
 /** The reserved property that holds the provider's source (see the module comment). */
 export const PROVIDER_KEY = "__provider";

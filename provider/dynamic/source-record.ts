@@ -1,5 +1,5 @@
 /**
- * What a new state's provider source records besides its contract (`./provider`), found in the
+ * What a new state's provider source records besides its contract (`./provider-source`), found in the
  * program: the version of this package, and the folder from which the dynamic-provider process can
  * reach this copy of it when the project's root folder does not lead to it (a nested install).
  */
@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
 import type { SourceRecord } from "./provider-source";
-import { NPM_PACKAGE } from "./tokens";
+import { NPM_PACKAGE } from "../tokens";
 
 /** What the recorded source requires, by name. */
 export const RUNTIME_REQUEST = `${NPM_PACKAGE}/provider/runtime`;
@@ -72,6 +72,6 @@ export function sourceRecord(root: string): SourceRecord {
       ? "latest"
       : (JSON.parse(readFileSync(join(own, "package.json"), "utf8")) as { version: string }).version;
   // Module paths are real paths, as resolutions are: the two compare.
-  const folder = fallbackFolder(root, join(__dirname, "runtime.js"), resolveFrom);
+  const folder = fallbackFolder(root, join(__dirname, "..", "runtime.js"), resolveFrom);
   return folder === undefined ? { version } : { version, folder };
 }
