@@ -15,7 +15,7 @@ import {
   readSettings,
   requireConnection,
 } from "./config";
-import { UNKNOWN_CONNECTION, connectionId, describeConnection, explicitConnection } from "./connection";
+import { UNKNOWN_CONNECTION, connectionId, describeConnection } from "./connection";
 import { type Note, noteToStderr, pacingNotes } from "./diagnostics";
 import type { HandlersApi } from "./handlers-api";
 import type { UpdateStrategy } from "../../sdk/client/settings";
@@ -108,11 +108,11 @@ export class ProviderContext {
   }
 
   /**
-   * The state of a resource's connection, one per connection and process: its own `connection`, else
-   * the provider's configuration (which fails here, saying how, when incomplete).
+   * The state of a resource's connection, one per connection and process: its own (`explicitConnection`
+   * of its inputs or outputs, which the caller reads once), else the provider's configuration (which
+   * fails here, saying how, when incomplete).
    */
-  site(inputs: HandlerInputs = {}): SiteContext {
-    const own = explicitConnection(inputs);
+  site(own?: Connection | typeof UNKNOWN_CONNECTION): SiteContext {
     if (own === UNKNOWN_CONNECTION) throw new Error("the resource's connection is not known yet");
     const connection = own ?? requireConnection(this.settings);
     const raw = `${connection.baseUrl}\n${connection.apiKey}`;

@@ -1,9 +1,10 @@
 /**
  * The provider's operations as the engine calls them (check, diff, create, read, update, delete),
  * over a {@link ProviderContext}: the real process's one in `../runtime`, or a test's around a fake API.
- * Each resource's calls go to the state of its connection (`ctx.site(...)`): its inputs' for check,
- * diff, create and update, its recorded outputs' for read and delete. The results are the core's own
- * types: the dynamic provider's host takes them as they are, the plugin encodes them.
+ * Each resource's call reads its connection once, its inputs' for diff, create and update, its
+ * recorded outputs' for read and delete, and goes to that connection's state (`ctx.site(...)`). The
+ * results are the core's own types: the dynamic provider's host takes them as they are, the plugin
+ * encodes them.
  */
 import { ALL_FIELDS } from "../../sdk/client/catalog";
 import { claimHandlerToAdopt } from "./adoption";
@@ -95,15 +96,9 @@ export async function diff(
   note: Note = ctx.note,
 ): Promise<HandlerDiff> {
   const n = handlerId(id);
-  if (explicitConnection(news) === UNKNOWN_CONNECTION) {
-    return {
-      changes: true,
-      replaces: [CONNECTION_PROPERTY],
-      deleteBeforeReplace: false,
-      changed: [CONNECTION_PROPERTY],
-    };
-  }
-  const site = ctx.site(news);
+  const connection = explicitConnection(news);
+  if (connection === UNKNOWN_CONNECTION) return replacedFor(CONNECTION_PROPERTY);
+  const site = ctx.site(connection);
   const from = previousConnection(ctx, olds);
   if (from !== undefined && siteOf(from.baseUrl) !== siteOf(site.connection.baseUrl)) {
     note(
@@ -111,12 +106,7 @@ export async function diff(
         "it will be created there, then deleted from the old site",
     );
     site.replacements.add(inputsKey(news));
-    return {
-      changes: true,
-      replaces: [CONNECTION_PROPERTY],
-      deleteBeforeReplace: false,
-      changed: [CONNECTION_PROPERTY],
-    };
+    return replacedFor(CONNECTION_PROPERTY);
   }
   site.account.claim(n); // managed by this resource: no other resource may adopt it
   const live = await site.account.byId(n);
@@ -124,7 +114,7 @@ export async function diff(
     const name = typeof olds.name === "string" ? olds.name : desiredFrom(news).name;
     note(formatDriftNote({ kind: "gone", id: n, name }));
     site.replacements.add(inputsKey(news));
-    return { changes: true, replaces: ["handlerId"], deleteBeforeReplace: false, changed: ["handlerId"] };
+    return replacedFor("handlerId");
   }
   // A value known only at apply time cannot be compared yet: the engine shows a possible change.
   const unknown = API_PROPERTIES.filter((p) => news[p] === UNKNOWN);
@@ -135,7 +125,8 @@ export async function diff(
   }
   const desired = desiredFrom(news);
   const drift = differences(desired, live);
-  const changed = [...new Set([...drift.map((d) => d.property), ...changedInputs(olds, news)])];
+  const edited = changedInputs(olds, news);
+  const changed = [...new Set([...drift.map((d) => d.property), ...edited])];
   // The same site with another key, or the provider's configuration spelled as a connection: the
   // state records it, the API is not touched.
   if (JSON.stringify(olds.connection ?? null) !== JSON.stringify(news.connection ?? null))
@@ -149,12 +140,17 @@ export async function diff(
       kind: "differs",
       id: n,
       name: desired.name,
-      fields: withOrigins(drift, olds, news, live),
+      fields: withOrigins(drift, edited, olds, live),
     }),
   );
   const replace = changed.includes("type") || ctx.strategyOf(news) === "replace";
   if (replace) site.replacements.add(inputsKey(news));
   return { changes: true, replaces: replace ? changed : [], deleteBeforeReplace: false, changed };
+}
+
+/** A diff that replaces the handler for `property` alone: created anew, then the old one deleted. */
+function replacedFor(property: string): HandlerDiff {
+  return { changes: true, replaces: [property], deleteBeforeReplace: false, changed: [property] };
 }
 
 /**
@@ -163,15 +159,14 @@ export async function diff(
  */
 function withOrigins(
   drift: readonly Difference[],
+  edited: readonly string[],
   olds: HandlerInputs,
-  news: HandlerInputs,
   live: LiveHandler,
 ): Difference[] {
-  const edited = new Set(changedInputs(olds, news));
   const moved = new Set(differences(desiredFrom(olds), live).map((d) => d.property));
   return drift.map((d) => ({
     ...d,
-    origin: edited.has(d.property) ? (moved.has(d.property) ? "both" : "code") : "outside",
+    origin: edited.includes(d.property) ? (moved.has(d.property) ? "both" : "code") : "outside",
   }));
 }
 
@@ -188,7 +183,7 @@ function previousConnection(ctx: ProviderContext, olds: HandlerInputs): Connecti
 
 /** Creates the handler (or takes one over with `adopt`), verified by reading it back. */
 export async function create(ctx: ProviderContext, inputs: HandlerInputs): Promise<CreateResult> {
-  const site = ctx.site(inputs);
+  const site = ctx.site(explicitConnection(inputs));
   const desired = desiredFrom(inputs);
   const adopted = await claimHandlerToAdopt(site, inputs, desired);
   let live: LiveHandler;
@@ -213,7 +208,7 @@ export async function update(
   news: HandlerInputs,
 ): Promise<UpdateResult> {
   const n = handlerId(id);
-  const site = ctx.site(news);
+  const site = ctx.site(explicitConnection(news));
   const desired = desiredFrom(news);
   const before = await site.account.byId(n);
   if (before === undefined)
@@ -227,7 +222,7 @@ export async function update(
 
 /** Deletes the handler, through the connection its state records; one already gone is fine. */
 export async function remove(ctx: ProviderContext, id: string, props: HandlerInputs = {}): Promise<void> {
-  await deleteHandler(ctx.site(props), handlerId(id));
+  await deleteHandler(ctx.site(explicitConnection(props)), handlerId(id));
 }
 
 /** Reads the live handler for `pulumi refresh` and `NotificationHandler.get`; gone means no id. */
@@ -237,7 +232,7 @@ export async function read(
   props?: HandlerOutputs | HandlerInputs,
 ): Promise<ReadResult> {
   const n = handlerId(id);
-  const site = ctx.site(props);
+  const site = ctx.site(explicitConnection(props ?? {}));
   site.account.claim(n);
   const live = await site.account.byId(n);
   if (live === undefined) return {};

@@ -60,7 +60,7 @@ describe("resources on several connections", () => {
     expect(built.sort()).toEqual([DEFAULT_CONNECTION.baseUrl, PRODUCTION.baseUrl, STAGING.baseUrl].sort());
     // Each account's snapshot is read once, before its first create.
     expect(staging.calls.list).toBeLessThanOrEqual(2);
-    expect(ctx.site({ connection: STAGING }).account.loaded).toBe(true);
+    expect(ctx.site(STAGING).account.loaded).toBe(true);
   });
 
   it("records the connection in the outputs, and deletes through it", async () => {
