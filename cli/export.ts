@@ -8,7 +8,6 @@
  */
 import { readdir } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { parseArgs } from "node:util";
 
 import { NotificationHandlersClient } from "../sdk/client/client";
 import { API_KEY_ENV, BASE_URL_ENV } from "../sdk/client/client-options";
@@ -20,7 +19,7 @@ import {
 } from "../sdk/client/errors";
 import { CONFIG_KEYS } from "../provider/core/config";
 import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/client/settings";
-import { type CliIo, CommandError, UsageError } from "./io";
+import { type CliIo, CommandError, UsageError, parseCommandLine } from "./io";
 import { OutputFolder } from "./export-folder";
 import { type ExportPlan, planExport } from "./export-plan";
 import {
@@ -143,28 +142,18 @@ export async function exportCommand(args: string[], io: CliIo, version: string):
 }
 
 async function parseRequest(args: string[], io: CliIo, version: string): Promise<ExportRequest | undefined> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        "base-url": { type: "string" },
-        out: { type: "string" },
-        stack: { type: "string" },
-        project: { type: "string" },
-        package: { type: "string" },
-        "update-strategy": { type: "string" },
-        format: { type: "string", default: "typescript" },
-        "full-ownership": { type: "boolean", default: false },
-        force: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = parseCommandLine(args, {
+    "base-url": { type: "string" },
+    out: { type: "string" },
+    stack: { type: "string" },
+    project: { type: "string" },
+    package: { type: "string" },
+    "update-strategy": { type: "string" },
+    format: { type: "string", default: "typescript" },
+    "full-ownership": { type: "boolean", default: false },
+    force: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  });
   if (values.help) return undefined;
 
   const apiKey = trimmedNonBlank(io.env[API_KEY_ENV]);

@@ -3,7 +3,7 @@
  * kinds of failure, and how a failure is reported. The usage error and the report are the convention
  * the server's command follows too, so they live in the package both share (shared/command-line.ts).
  */
-export { UsageError, reportFailure } from "../shared/command-line";
+export { UsageError, parseCommandLine, reportFailure } from "../shared/command-line";
 
 /** The streams, environment, folder and process hooks a command runs with. */
 export interface CliIo {

@@ -8,14 +8,13 @@
 import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 
 import { clientOptions, readSettings, requireConnection } from "../provider/core/config";
 import { connectionId, explicitConnection } from "../provider/core/connection";
 import { NotificationHandlersClient } from "../sdk/client/client";
 import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/resources/handler-parsing";
 import { readWholeAccount } from "../sdk/client/whole-account";
-import { type CliIo, CommandError, UsageError } from "./io";
+import { type CliIo, CommandError, UsageError, parseCommandLine } from "./io";
 import { applyRecovery } from "./recover-edit";
 import { type Decision, planRecovery } from "./recover-plan";
 import {
@@ -224,24 +223,14 @@ function runPulumi(args: string[], io: CliIo, input?: string): Promise<string> {
 }
 
 function parseRequest(args: string[], io: CliIo): RecoverRequest | undefined {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        stack: { type: "string" },
-        since: { type: "string" },
-        state: { type: "string" },
-        output: { type: "string" },
-        "dry-run": { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = parseCommandLine(args, {
+    stack: { type: "string" },
+    since: { type: "string" },
+    state: { type: "string" },
+    output: { type: "string" },
+    "dry-run": { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  });
   if (values.help) return undefined;
   const since = values.since === undefined ? undefined : new Date(values.since);
   if (since !== undefined && Number.isNaN(since.getTime()))

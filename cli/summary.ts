@@ -11,7 +11,6 @@
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 
 import {
   type Diagnostic,
@@ -22,7 +21,7 @@ import {
 } from "../provider/core/drift-note";
 import { HANDLER_RESOURCE_TYPES } from "../provider/tokens";
 import { ALL_FIELDS } from "../sdk/client/catalog";
-import { type CliIo, CommandError, UsageError, readAll } from "./io";
+import { type CliIo, CommandError, UsageError, parseCommandLine, readAll } from "./io";
 import { markdownText } from "./markdown";
 
 export const summaryUsage = (program: string): string => `Usage:
@@ -213,17 +212,11 @@ export async function summaryCommand(
   io: CliIo,
   program = "notification-handlers",
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: { title: { type: "string" }, help: { type: "boolean", short: "h", default: false } },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const parsed = parseCommandLine(
+    args,
+    { title: { type: "string" }, help: { type: "boolean", short: "h", default: false } },
+    true,
+  );
   if (parsed.values.help) {
     io.stdout.write(`${summaryUsage(program)}\n`);
     return 0;

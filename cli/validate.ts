@@ -2,11 +2,10 @@
  * `notification-handlers validate FILE...`: checks handler-set files offline, with the rules the
  * `HandlerSet` component applies, and prints every problem as `FILE:LINE:COLUMN: key.field: rule`.
  */
-import { parseArgs } from "node:util";
 
 import { formatProblem, readSetFiles } from "../provider/handler-sets/format";
 import { readSetSources } from "../provider/handler-sets/sources";
-import { type CliIo, UsageError } from "./io";
+import { type CliIo, UsageError, parseCommandLine } from "./io";
 
 export const VALIDATE_USAGE = `Usage:
   notification-handlers validate FILE...
@@ -18,12 +17,7 @@ export const VALIDATE_USAGE = `Usage:
 
 /** Runs `validate` with its arguments; returns the exit code. */
 export function validateCommand(args: string[], io: CliIo): number {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { help: { type: "boolean", short: "h" } },
-    allowPositionals: true,
-    strict: true,
-  });
+  const { values, positionals } = parseCommandLine(args, { help: { type: "boolean", short: "h" } }, true);
   if (values.help === true) {
     io.stdout.write(`${VALIDATE_USAGE}\n`);
     return 0;

@@ -10,9 +10,15 @@ import "./node-requirement";
 
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { FastifyInstance } from "fastify";
-import { HANDLER_TYPE_NAMES, UsageError, formatDatetime, isHandlerType, reportFailure } from "#shared";
+import {
+  HANDLER_TYPE_NAMES,
+  UsageError,
+  formatDatetime,
+  isHandlerType,
+  parseCommandLine,
+  reportFailure,
+} from "#shared";
 import { type BuildAppOptions, DEFAULT_RATE_LIMIT, buildApp } from "./app";
 import { EMULATED_VERSIONS, type EmulatedVersion, isEmulatedVersion } from "./emulation";
 import { openRepository } from "./open-repository";
@@ -125,14 +131,6 @@ function prepareDb({ value, source }: Setting): string {
   return value;
 }
 
-function parse<T extends ParseArgsOptionsConfig>(args: readonly string[], options: T) {
-  try {
-    return parseArgs({ args: [...args], options, allowPositionals: false, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
 function hostForUrl(host: string): string {
   return host.includes(":") ? `[${host}]` : host; // an IPv6 literal needs brackets in a URL
 }
@@ -149,7 +147,7 @@ interface ServeSettings {
 /** Reads `serve`'s flags, falling back to their environment variables; a bad value is a UsageError. */
 function serveSettings(args: readonly string[]): ServeSettings {
   // No defaults here: an option left out falls back to the environment first.
-  const { values } = parse(args, {
+  const { values } = parseCommandLine(args, {
     host: { type: "string" },
     port: { type: "string" },
     db: { type: "string" },
@@ -303,7 +301,7 @@ async function keys(args: readonly string[]): Promise<number> {
       action === undefined ? "keys needs an action: create" : `unknown keys action "${action}"`,
     );
   }
-  const { values } = parse(rest, {
+  const { values } = parseCommandLine(rest, {
     db: { type: "string" },
     user: { type: "string" },
     admin: { type: "boolean", default: false },

@@ -3,10 +3,24 @@
  * `notification-handlers-server`: a usage mistake exits 2 with a pointer to `--help`, any other
  * failure exits 1, each on one line of stderr after the command's name. A leaf.
  */
+import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 
 /** A command-line mistake: exit code 2. */
 export class UsageError extends Error {
   override name = "UsageError";
+}
+
+/** The `options` of `args`, strictly, by Node's `parseArgs`; a mistake in them is a {@link UsageError}. */
+export function parseCommandLine<T extends ParseArgsOptionsConfig>(
+  args: readonly string[],
+  options: T,
+  allowPositionals = false,
+) {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /**

@@ -11,4 +11,4 @@ export * from "../sdk/client/list-rules";
 export { anyCase, numeralUpTo } from "../sdk/client/url-pattern";
 export { RATE_LIMIT_WINDOW_MS } from "../sdk/client/rate-limit";
 export { formatDatetime } from "../sdk/client/resources/handler-encoding";
-export { UsageError, reportFailure } from "./command-line";
+export { UsageError, parseCommandLine, reportFailure } from "./command-line";
