@@ -12,11 +12,6 @@ export const BASE_URL_ENV = SETTINGS.baseUrl.env;
 /** Environment variable read when `apiKey` is not given. */
 export const API_KEY_ENV = SETTINGS.apiKey.env;
 
-/** Default timeout of one attempt, in milliseconds. */
-export const DEFAULT_TIMEOUT_MS = SETTINGS.requestTimeoutMs.default;
-/** Default number of retries after the first attempt. */
-export const DEFAULT_MAX_RETRIES = SETTINGS.clientMaxRetries.default;
-
 /** Where the client writes what it does (any method may be left out); never given credentials. */
 export interface Logger {
   /** One line per attempt. */
