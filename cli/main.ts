@@ -4,9 +4,7 @@
  * `recover` records what a cut-off deploy's pending creates made, `summary` turns `pulumi preview --json` into Markdown for a pull request or a drift check,
  * `validate` checks handler-set files.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-
+import { packageVersion } from "../provider/plugin/version";
 import { EXPORT_USAGE, exportCommand } from "./export";
 import { type CliIo, UsageError, processIo, reportFailure } from "./io";
 import { recoverCommand, recoverUsage } from "./recover";
@@ -31,14 +29,6 @@ ${recoverUsage("notification-handlers")}
 ${summaryUsage("notification-handlers")}
 
 ${VALIDATE_USAGE}`;
-
-/** This package's version, from its package.json. */
-function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as {
-    version: string;
-  };
-  return manifest.version;
-}
 
 /** Runs the command line `args`; resolves to the exit code. */
 async function main(args: string[], io: CliIo): Promise<number> {

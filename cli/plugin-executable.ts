@@ -5,13 +5,13 @@
  */
 import { runAsPlugin } from "../provider/plugin/lifecycle";
 import { startPluginServer } from "../provider/plugin/server";
-import { pluginVersion } from "../provider/plugin/version";
+import { packageVersion } from "../provider/plugin/version";
 import { processIo } from "./io";
 import { isCommandLine, runCommandLine } from "./plugin-command-line";
 
 const args = process.argv.slice(2);
 if (isCommandLine(args)) {
-  void runCommandLine(args, processIo, pluginVersion()).then((code) => {
+  void runCommandLine(args, processIo, packageVersion()).then((code) => {
     process.exitCode = code;
   });
 } else {

@@ -4,7 +4,7 @@
  * serves until the engine ends it with a signal.
  */
 import type { ServingPlugin } from "./serve";
-import { pluginVersion } from "./version";
+import { packageVersion } from "./version";
 
 /** Whether an argument is an address as the engine passes its own: `host:port`. */
 export const isEngineAddress = (arg: string): boolean => /:\d+$/.test(arg);
@@ -20,7 +20,7 @@ function engineAddressOf(args: readonly string[]): string | undefined {
  * a plugin until ended.
  */
 export function runAsPlugin(start: (version: string, engine?: string) => Promise<ServingPlugin>): void {
-  start(pluginVersion(), engineAddressOf(process.argv.slice(2))).then(
+  start(packageVersion(), engineAddressOf(process.argv.slice(2))).then(
     (server) => {
       process.stdout.write(`${server.port}\n`);
       // The engine ends its plugins with a signal once it is done with them.

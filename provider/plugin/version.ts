@@ -1,4 +1,7 @@
-/** The plugin's version: fixed in the single executable at build, else read from the package. */
+/**
+ * The package's version, which the plugin and the commands print: fixed in the single executable at
+ * build, else read from package.json.
+ */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -6,7 +9,7 @@ import { join } from "node:path";
 declare const PLUGIN_VERSION: string | undefined;
 
 /** This package's version: the executable's, else its package.json's. */
-export function pluginVersion(): string {
+export function packageVersion(): string {
   if (typeof PLUGIN_VERSION === "string") return PLUGIN_VERSION;
   const manifest = JSON.parse(readFileSync(join(__dirname, "..", "..", "..", "package.json"), "utf8")) as {
     version: string;
