@@ -103,23 +103,16 @@ export function updateHandler(
   desired: Desired,
   inputs: HandlerInputs,
 ): Promise<LiveHandler> {
-  return ctx.readBack.operation(() => update(ctx, before, desired, inputs));
-}
-
-async function update(
-  ctx: SiteContext,
-  before: LiveHandler,
-  desired: Desired,
-  inputs: HandlerInputs,
-): Promise<LiveHandler> {
-  await ctx.api().update(before.handlerId, apiParams(desired));
-  const live = await ctx.readBack.read(before.handlerId);
-  if (live === undefined)
-    throw new Error(`handler ${before.handlerId} disappeared while it was being updated`);
-  await ctx.account.remember(live);
-  const wrong = differences(desired, live);
-  if (wrong.length > 0) throw updateFailure(before, live, wrong, inputs);
-  return live;
+  return ctx.readBack.operation(async () => {
+    await ctx.api().update(before.handlerId, apiParams(desired));
+    const live = await ctx.readBack.read(before.handlerId);
+    if (live === undefined)
+      throw new Error(`handler ${before.handlerId} disappeared while it was being updated`);
+    await ctx.account.remember(live);
+    const wrong = differences(desired, live);
+    if (wrong.length > 0) throw updateFailure(before, live, wrong, inputs);
+    return live;
+  });
 }
 
 /** The error of an update the server did not apply; it records the handler as it now is. */
