@@ -6,6 +6,7 @@
  * before an error is built, and no error stores request headers.
  */
 
+import { isRecord } from "./json";
 import { type ResponseHeaders, retryAfterSeconds } from "./response-headers";
 
 /** Stable machine-readable error codes. */
@@ -248,10 +249,6 @@ function causeText(cause: unknown): string {
   if (!(cause instanceof Error)) return "";
   const code = (cause as { code?: unknown }).code;
   return `: ${cause.message}${typeof code === "string" && !cause.message.includes(code) ? ` (${code})` : ""}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Reads the `errors` entries of a body, tolerating a string `status` and missing fields. */

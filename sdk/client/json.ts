@@ -1,4 +1,9 @@
-/** JSON reading shared by the transport and the resource schemas. */
+/** JSON reading shared by the transport, the errors and the resource schemas. */
+
+/** Whether `value` is a plain object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /**
  * Whether `value` holds a number that is an integer beyond 2^53, the only kind the keeping parse

@@ -6,13 +6,8 @@
 
 import { z } from "zod";
 import { fieldsOf } from "../catalog";
-import { parseJSONKeepingBigIntegers } from "../json";
+import { isRecord, parseJSONKeepingBigIntegers } from "../json";
 import type { PageLinks, PageMeta } from "../pagination";
-
-/** Whether `value` is a plain object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** An id from a number or a numeric string (an update's answer may: docs/api.md#deployed-extra-fields). */
 export function toId(value: unknown): number | null {

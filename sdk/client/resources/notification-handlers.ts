@@ -16,14 +16,8 @@ import type {
   NotificationHandlerUpdateResponse,
   NotificationHandlersPage,
 } from "./handler-params";
-import {
-  type NotificationHandlerRecord,
-  isRecord,
-  linksOf,
-  metaOf,
-  readHandler,
-  toId,
-} from "./handler-parsing";
+import { isRecord } from "../json";
+import { type NotificationHandlerRecord, linksOf, metaOf, readHandler, toId } from "./handler-parsing";
 
 function idPath(id: number): string {
   return `api/notification-handlers/${encodeURIComponent(String(id))}`;
