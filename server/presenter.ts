@@ -73,8 +73,11 @@ function pageUrl(page: ListPage, n: number): string {
   return `${page.collectionUrl}?${query.toString()}`;
 }
 
-/** The `links` object of a list answer; `next` and `prev` are null at the ends. */
-export function listLinks(page: ListPage): {
+/** A list answer's `links`, each page's URL as `urlOf` writes it; `next` and `prev` are null at the ends. */
+export function listLinks(
+  page: ListPage,
+  urlOf = pageUrl,
+): {
   first: string;
   last: string;
   next: string | null;
@@ -82,12 +85,12 @@ export function listLinks(page: ListPage): {
   self: string;
 } {
   return {
-    first: pageUrl(page, 1),
-    last: pageUrl(page, page.totalPages),
-    next: page.page < page.totalPages ? pageUrl(page, page.page + 1) : null,
+    first: urlOf(page, 1),
+    last: urlOf(page, page.totalPages),
+    next: page.page < page.totalPages ? urlOf(page, page.page + 1) : null,
     // From past the end, "previous" is the last page that exists, not page - 1.
-    prev: page.page > 1 ? pageUrl(page, Math.min(page.page - 1, page.totalPages)) : null,
-    self: pageUrl(page, page.page),
+    prev: page.page > 1 ? urlOf(page, Math.min(page.page - 1, page.totalPages)) : null,
+    self: urlOf(page, page.page),
   };
 }
 

@@ -2,7 +2,7 @@
  * Lists as deployed instances answer them (docs/api.md#deployed, "Lists"): parameters
  * read leniently, `meta.total_results`, a string `meta.page`, `?&page=N` links.
  */
-import type { ListPage } from "../presenter";
+import { type ListPage, listLinks } from "../presenter";
 import { type HandlerListQuery, LIST_PARAMETERS, parseListQuery } from "../schemas/notification-handlers";
 import type { EmulatedVersion } from "./versions";
 
@@ -60,12 +60,6 @@ export function deployedListEnvelope(page: ListPage): { meta: unknown; links: un
       total_results: page.total,
       total_pages: page.totalPages,
     },
-    links: {
-      first: deployedPageUrl(page, 1),
-      last: deployedPageUrl(page, page.totalPages),
-      next: page.page < page.totalPages ? deployedPageUrl(page, page.page + 1) : null,
-      prev: page.page > 1 ? deployedPageUrl(page, Math.min(page.page - 1, page.totalPages)) : null,
-      self: deployedPageUrl(page, page.page),
-    },
+    links: listLinks(page, deployedPageUrl),
   };
 }
