@@ -74,7 +74,7 @@ const postgresProjects =
             include: POSTGRES_FILES,
             exclude: NOT_ON_POSTGRES,
             sequence: { groupOrder: 1 }, // beside the unit and SQLite tests
-            globalSetup: ["test/integration/postgres-setup.ts"],
+            globalSetup: ["test/support/servers/postgres-global-setup.ts"],
             testTimeout: 30_000, // 30 s: real servers and processes
             hookTimeout: 60_000,
           },
@@ -119,7 +119,7 @@ export default defineConfig({
           // After the others: each file runs engines of its own (inline programs, or the Pulumi CLI
           // in project folders on the user's path).
           sequence: { groupOrder: 2 },
-          globalSetup: ["test/e2e/global-setup.ts"],
+          globalSetup: ["test/support/engine/e2e-global-setup.ts"],
           // As many as the cores: the engines keep them busy, and a third file at once gained nothing.
           maxWorkers: availableParallelism(),
           testTimeout: 300_000, // 5 min: each test runs several engine operations

@@ -5,7 +5,14 @@
 import type * as PulumiModule from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 
-import { EMULATED_2025, REFERENCE, createStack, nativeRequire, pkg, useTarget } from "./harness";
+import {
+  EMULATED_2025,
+  REFERENCE,
+  createStack,
+  nativeRequire,
+  pkg,
+  useTarget,
+} from "../support/engine/stacks";
 
 // 2025 ignores list filters: adoption, the search for a lost create and the lookups must check what
 // the list gives back.

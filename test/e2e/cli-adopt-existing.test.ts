@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
-import { listAll, runItSteps, UserSession } from "./user-path";
+import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
 
 const WEBHOOK_URL = "https://example.com/hooks/deploy"; // as the README sets it
 

@@ -30,8 +30,8 @@ import {
   userEnvironment,
   type CommandResult,
 } from "../../scripts/user-project";
-import { EMULATED_2026, REFERENCE, type TestServer, startServer } from "./harness";
-import { seedDependencies } from "./user-path";
+import { EMULATED_2026, REFERENCE, type TestServer, startServer } from "../support/engine/stacks";
+import { seedDependencies } from "../support/engine/user-path";
 
 const SECRETS = {
   webhook: "https://hooks.example.com/deploy?token=EXPORT-SECRET-1",

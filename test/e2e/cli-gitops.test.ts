@@ -12,8 +12,8 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import { REPOSITORY_ROOT, userEnvironment } from "../../scripts/user-project";
-import { listAll, runItSteps, UserSession } from "./user-path";
-import { type JobRun, readWorkflow, runJob } from "./workflow-runner";
+import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
+import { type JobRun, readWorkflow, runJob } from "../support/engine/workflow-runner";
 
 const WORKFLOWS = join(REPOSITORY_ROOT, "examples", "gitops", ".github", "workflows");
 const README_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";

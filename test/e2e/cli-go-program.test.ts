@@ -8,9 +8,9 @@
  */
 import { inject } from "vitest";
 
-import { startGoSdkTag } from "./go-tag-stand-in";
-import { describeProgramOnTwoSites } from "./program-on-two-sites";
-import { startPluginRelease, together } from "./registries";
+import { startGoSdkTag } from "../support/stand-ins/go-tag";
+import { describeProgramOnTwoSites } from "../support/engine/program-on-two-sites";
+import { startPluginRelease, together } from "../support/stand-ins/registries";
 
 describeProgramOnTwoSites({
   example: "go",

@@ -15,7 +15,7 @@ import { describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import { REPOSITORY_ROOT } from "../../scripts/user-project";
-import { expectInstalledAsPinned, listAll, UserSession } from "./user-path";
+import { expectInstalledAsPinned, listAll, UserSession } from "../support/engine/user-path";
 
 /** pnpm, pinned, run from the npm registry as a user without it installed would. */
 const PNPM = "npx --yes pnpm@10.34.9";

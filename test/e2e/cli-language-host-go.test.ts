@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { mustRun } from "../../scripts/user-project";
-import { EXIT_3, languageHostProjects, occurrences } from "./language-host-project";
+import { EXIT_3, languageHostProjects, occurrences } from "../support/engine/language-host-project";
 
 /** The Go SDK, at the version of the CLI the engine helper builds. */
 const GO_SDK = "github.com/pulumi/pulumi/sdk/v3 v3.259.0";

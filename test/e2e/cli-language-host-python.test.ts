@@ -11,8 +11,8 @@ import { delimiter, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { REPOSITORY_ROOT } from "../../scripts/user-project";
-import { EXIT_3, languageHostProjects, occurrences } from "./language-host-project";
-import { copyPinnedVirtualenv } from "./user-path";
+import { EXIT_3, languageHostProjects, occurrences } from "../support/engine/language-host-project";
+import { copyPinnedVirtualenv } from "../support/engine/user-path";
 
 /** The Python example's pins: `pulumi` and all it brings in, exact. */
 const PINS = join(REPOSITORY_ROOT, "examples", "python", "constraints.txt");

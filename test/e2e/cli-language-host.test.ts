@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 import { ensureEngine } from "../../scripts/engine";
 import { REPOSITORY_ROOT, scratchFolder } from "../../scripts/user-project";
-import { EXIT_3, languageHostProjects, occurrences } from "./language-host-project";
+import { EXIT_3, languageHostProjects, occurrences } from "../support/engine/language-host-project";
 
 const TOKEN = "token-value-for-the-host-test";
 

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import { NotFoundError } from "../../sdk/client/errors";
-import { listAll, runItSteps, UserSession } from "./user-path";
+import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
 

@@ -24,7 +24,7 @@ import {
   runCommand,
   scratchFolder,
 } from "../../scripts/user-project";
-import { fileBackendEnvironment, startServer, type TestServer } from "./harness";
+import { fileBackendEnvironment, startServer, type TestServer } from "../support/engine/stacks";
 import {
   type RefusingProxy,
   type ReleaseServer,
@@ -33,7 +33,7 @@ import {
   startRefusingProxy,
   startReleaseServer,
 } from "../../scripts/release-stand-in";
-import { storyStep } from "./story-step";
+import { storyStep } from "../support/story-step";
 
 const { version } = JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"), "utf8")) as {
   version: string;

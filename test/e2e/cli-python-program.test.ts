@@ -7,9 +7,9 @@
  */
 import { inject } from "vitest";
 
-import { startPythonSdkIndex } from "./package-index-stand-in";
-import { describeProgramOnTwoSites } from "./program-on-two-sites";
-import { startPluginRelease, together } from "./registries";
+import { startPythonSdkIndex } from "../support/stand-ins/package-index";
+import { describeProgramOnTwoSites } from "../support/engine/program-on-two-sites";
+import { startPluginRelease, together } from "../support/stand-ins/registries";
 
 describeProgramOnTwoSites({
   example: "python",

@@ -13,9 +13,9 @@ import { NotificationHandlersClient } from "../../sdk/client/client";
 import { NotFoundError } from "../../sdk/client/errors";
 import { REPOSITORY_ROOT } from "../../scripts/user-project";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
-import { expectRefusalsKeepSecrets } from "./refusals";
-import { storyStep } from "./story-step";
-import { installedVersion, listAll, runItSteps, UserSession } from "./user-path";
+import { expectRefusalsKeepSecrets } from "../support/engine/refusals";
+import { storyStep } from "../support/story-step";
+import { installedVersion, listAll, runItSteps, UserSession } from "../support/engine/user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
 const CHANGED_WEBHOOK = "https://hooks.slack.com/services/T000/B000/CHANGED-IN-THE-UI";

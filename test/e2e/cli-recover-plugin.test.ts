@@ -13,7 +13,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 
 import type { NotificationHandlersClient } from "../../sdk/client/client";
 import { scratchFolder } from "../../scripts/user-project";
-import type { FaultProxy } from "../support/fault-proxy";
+import type { FaultProxy } from "../support/servers/fault-proxy";
 import {
   cutOff,
   expectConverged,
@@ -23,9 +23,9 @@ import {
   pendingCreates,
   recoveredLines,
   slowStack,
-} from "./cut-off";
-import { type Registries, startPluginRelease } from "./registries";
-import { listAll, runItSteps, UserSession } from "./user-path";
+} from "../support/engine/cut-off";
+import { type Registries, startPluginRelease } from "../support/stand-ins/registries";
+import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
 
 const COUNT = 12;
 const PROGRAM = [

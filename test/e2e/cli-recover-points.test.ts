@@ -23,9 +23,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
-import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
-import { cutOff, exportState, handlerIds, interrupt, type ExportedHandlers } from "./cut-off";
-import { listAll, runItSteps, UserSession } from "./user-path";
+import { type FaultProxy, startFaultProxy } from "../support/servers/fault-proxy";
+import { cutOff, exportState, handlerIds, interrupt, type ExportedHandlers } from "../support/engine/cut-off";
+import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
 
 const COUNT = 6;
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";

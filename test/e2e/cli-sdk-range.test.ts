@@ -21,8 +21,14 @@ import {
   type NpmRegistryStandIn,
   publishTo,
   startNpmRegistry,
-} from "./npm-registry-stand-in";
-import { expectInstalledAsPinned, installedVersion, listAll, runItSteps, UserSession } from "./user-path";
+} from "../support/stand-ins/npm-registry";
+import {
+  expectInstalledAsPinned,
+  installedVersion,
+  listAll,
+  runItSteps,
+  UserSession,
+} from "../support/engine/user-path";
 
 const read = (path: string): string => readFileSync(join(REPOSITORY_ROOT, path), "utf8");
 

@@ -21,8 +21,8 @@ import { packageVersion, pluginTarballName } from "../../scripts/build-plugin";
 import { type PluginRelease, startPluginRelease } from "../../scripts/release-stand-in";
 import { nameRecordedVersion, recordings, UPGRADE_FIXTURE } from "../../scripts/upgrade-fixture";
 import { REPOSITORY_ROOT, scratchFolder } from "../../scripts/user-project";
-import { storyStep } from "./story-step";
-import { listAll, UserSession } from "./user-path";
+import { storyStep } from "../support/story-step";
+import { listAll, UserSession } from "../support/engine/user-path";
 
 const RELEASES = join(REPOSITORY_ROOT, UPGRADE_FIXTURE.releases);
 

@@ -11,8 +11,8 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
-import { storyStep } from "./story-step";
-import { listAll, runItSteps, UserSession } from "./user-path";
+import { storyStep } from "../support/story-step";
+import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
 
 const WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
 const BROKEN_WEBHOOK = "https://hooks.slack.com/services/T000/B000/SEARCH"; // written in a broken file

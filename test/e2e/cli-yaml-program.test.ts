@@ -18,11 +18,11 @@ import {
   repairDrift,
   summary,
   type TwoSites,
-} from "./program-on-two-sites";
-import { expectRefusalsKeepSecrets } from "./refusals";
-import { type Registries, startPluginRelease } from "./registries";
-import { storyStep } from "./story-step";
-import { listAll, runItSteps, UserSession } from "./user-path";
+} from "../support/engine/program-on-two-sites";
+import { expectRefusalsKeepSecrets } from "../support/engine/refusals";
+import { type Registries, startPluginRelease } from "../support/stand-ins/registries";
+import { storyStep } from "../support/story-step";
+import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
 
 // As the README sets them.
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";

@@ -16,8 +16,8 @@ import {
   pkg,
   providerConfig,
   startServer,
-} from "./harness";
-import { storyStep } from "./story-step";
+} from "../support/engine/stacks";
+import { storyStep } from "../support/story-step";
 
 const STAGING_HOOK = "https://example.com/hooks/staging-secret-path";
 const PRODUCTION_HOOK = "https://example.com/hooks/production-secret-path";

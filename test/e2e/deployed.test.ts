@@ -6,7 +6,14 @@
 import { afterAll, describe, expect, it } from "vitest";
 
 import type { EmulatedVersion } from "../../server";
-import { createStack, pkg, providerConfig, startServer, type TestServer, type TestStack } from "./harness";
+import {
+  createStack,
+  pkg,
+  providerConfig,
+  startServer,
+  type TestServer,
+  type TestStack,
+} from "../support/engine/stacks";
 
 const servers: TestServer[] = [];
 const stacks: TestStack[] = [];

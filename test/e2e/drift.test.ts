@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { REFERENCE, pkg, useTarget } from "./harness";
+import { REFERENCE, pkg, useTarget } from "../support/engine/stacks";
 
 describe.each([REFERENCE])("against $name", (target) => {
   const inPlace = target.strategy === "in-place";

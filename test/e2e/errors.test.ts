@@ -6,7 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ALL_FIELDS } from "../../sdk/client/catalog";
-import { createStack, pkg, providerConfig, startServer, type TestServer, type TestStack } from "./harness";
+import {
+  createStack,
+  pkg,
+  providerConfig,
+  startServer,
+  type TestServer,
+  type TestStack,
+} from "../support/engine/stacks";
 
 const SECRET_PROPERTIES = new Set(ALL_FIELDS.filter((f) => f.secret).map((f) => f.property));
 

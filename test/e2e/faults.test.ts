@@ -1,12 +1,12 @@
 /**
- * The provider under the real engine through a fault-injecting proxy (test/support/fault-proxy-process.mts, its own
+ * The provider under the real engine through a fault-injecting proxy (test/support/servers/fault-proxy-process.mts, its own
  * process): a fifth of the requests meet a 5xx, a 429, a reset before or after the server handled
  * them, or an answer slower than the client waits. Each operation converges in one run, with no
  * duplicate and no orphan, and a preview after it shows no change.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { type FaultProxy, startFaultProxy } from "../support/servers/fault-proxy";
 import {
   REFERENCE,
   type TestServer,
@@ -15,7 +15,7 @@ import {
   pkg,
   providerConfig,
   startServer,
-} from "./harness";
+} from "../support/engine/stacks";
 
 const N = 50;
 const FAULT_RATE = 0.2;

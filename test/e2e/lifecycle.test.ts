@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { EMULATED_2026, REFERENCE, pkg, useTarget } from "./harness";
+import { EMULATED_2026, REFERENCE, pkg, useTarget } from "../support/engine/stacks";
 
 /** A program of an email handler and a chat handler; `variant` 1 renames and disables the email, 2 also changes the chat's type. */
 function handlers(variant: () => number) {

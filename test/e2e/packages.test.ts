@@ -19,7 +19,7 @@ import {
   scratchFolder,
   userEnvironment,
 } from "../../scripts/user-project";
-import { seedDependencies } from "./user-path";
+import { seedDependencies } from "../support/engine/user-path";
 
 interface Manifest {
   dependencies?: Record<string, string>;

@@ -13,8 +13,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { mustRun, runCommand, scratchFolder, type CommandResult } from "../../scripts/user-project";
-import { extractPlugin, fileBackendEnvironment, type TestServer, startServer } from "./harness";
-import { storyStep } from "./story-step";
+import {
+  extractPlugin,
+  fileBackendEnvironment,
+  type TestServer,
+  startServer,
+} from "../support/engine/stacks";
+import { storyStep } from "../support/story-step";
 
 const FIXTURE = join(__dirname, "..", "fixtures", "handler-set-plugin");
 const WEBHOOK = "https://hooks.slack.com/services/T000/B000/PLUGIN";

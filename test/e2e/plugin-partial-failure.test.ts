@@ -11,7 +11,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { mustRun, runCommand, scratchFolder, type CommandResult } from "../../scripts/user-project";
-import { extractPlugin, fileBackendEnvironment, type TestServer, startServer } from "./harness";
+import {
+  extractPlugin,
+  fileBackendEnvironment,
+  type TestServer,
+  startServer,
+} from "../support/engine/stacks";
 
 const PROGRAM = `name: partial-failure
 runtime: yaml

@@ -7,7 +7,14 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 
-import { type TestServer, type TestStack, createStack, pkg, providerConfig, startServer } from "./harness";
+import {
+  type TestServer,
+  type TestStack,
+  createStack,
+  pkg,
+  providerConfig,
+  startServer,
+} from "../support/engine/stacks";
 
 const WINDOW_MS = 2_000;
 let server: TestServer | undefined;

@@ -25,9 +25,9 @@ import {
 } from "../../scripts/release-go-tag";
 import { ensurePythonTools, sha512Integrity } from "../../scripts/release-tools";
 import { mustRun, REPOSITORY_ROOT, scratchFolder, userEnvironment } from "../../scripts/user-project";
-import { type NpmRegistryStandIn, startNpmRegistry } from "./npm-registry-stand-in";
-import { type PackageIndex, startPackageIndex } from "./package-index-stand-in";
-import { type JobOptions, readWorkflow, runJob } from "./workflow-runner";
+import { type NpmRegistryStandIn, startNpmRegistry } from "../support/stand-ins/npm-registry";
+import { type PackageIndex, startPackageIndex } from "../support/stand-ins/package-index";
+import { type JobOptions, readWorkflow, runJob } from "../support/engine/workflow-runner";
 
 const version = packageVersion();
 const TAG = `v${version}`;

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { type CliRun as Run, runCli, runCli as run } from "./cli-process";
-import { type TestServer, startServer } from "./server-helpers";
+import { type CliRun as Run, runCli, runCli as run } from "../support/cli-process";
+import { type TestServer, startServer } from "../support/servers/server-under-test";
 
 const SLACK = "https://hooks.slack.com/services/T0/B0/EXPORT-SECRET";
 const SET_REPLACE = "pulumi config set notification-handlers:updateStrategy replace";

@@ -14,8 +14,8 @@ import {
   ValidationError,
 } from "../../sdk/client";
 import type { BuildAppOptions, EmulatedVersion } from "../../server";
-import { virtualClock } from "./sdk-helpers";
-import { type TestServer, startServer } from "./server-helpers";
+import { virtualClock } from "../support/servers/scripted-server";
+import { type TestServer, startServer } from "../support/servers/server-under-test";
 
 const VERSIONS = ["2023", "2025", "2026"] as const;
 

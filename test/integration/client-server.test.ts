@@ -27,8 +27,8 @@ import {
   type NotificationHandlerListParams,
   type NotificationHandlerUpdateParams,
 } from "../../sdk/client";
-import { virtualClock, type VirtualClock } from "./sdk-helpers";
-import { openTestRepository } from "./server-helpers";
+import { virtualClock, type VirtualClock } from "../support/servers/scripted-server";
+import { openTestRepository } from "../support/servers/server-under-test";
 
 /** Two valid values per rule, for create and for update. */
 const SAMPLES: Record<FieldRule, readonly [string, string]> = {

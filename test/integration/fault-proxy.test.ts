@@ -1,5 +1,5 @@
 /**
- * The fault-injecting proxy the e2e suite runs (test/support/fault-proxy-process.mts), as its own process in front
+ * The fault-injecting proxy the e2e suite runs (test/support/servers/fault-proxy-process.mts), as its own process in front
  * of a tiny server that counts what reaches it: each kind of fault does what it says, a proxy
  * with no faults passes answers through untouched, and a held answer waits for its release.
  */
@@ -11,9 +11,9 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { type FaultProxy, type FaultProxyOptions, startFaultProxy } from "../support/fault-proxy";
+import { type FaultProxy, type FaultProxyOptions, startFaultProxy } from "../support/servers/fault-proxy";
 
-const PROXY = join(__dirname, "..", "support", "fault-proxy-process.mts");
+const PROXY = join(__dirname, "..", "support", "servers", "fault-proxy-process.mts");
 
 let target: Server;
 let targetUrl = "";

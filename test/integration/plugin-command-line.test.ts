@@ -9,7 +9,7 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { PLUGIN_ENTRY, runCli } from "./cli-process";
+import { PLUGIN_ENTRY, runCli } from "../support/cli-process";
 
 const EXECUTABLE = "pulumi-resource-notification-handlers";
 const plugin = (args: string[], env: Record<string, string> = {}, cwd?: string) =>

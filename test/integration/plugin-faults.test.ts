@@ -1,6 +1,6 @@
 /**
  * The plugin through faults, as `e2e/faults` proves the dynamic provider: the built plugin over gRPC,
- * configured with a fault-injecting proxy (test/support/fault-proxy-process.mts) in front of the
+ * configured with a fault-injecting proxy (test/support/servers/fault-proxy-process.mts) in front of the
  * reference server. A fifth of the requests meet a 5xx, a 429, a cut connection or an answer slower
  * than the client waits, lost answers of creates included. Creates, then updates and deletes, each
  * sent as the engine sends a run's steps (at once), converge: the API holds exactly the handlers whose
@@ -10,8 +10,8 @@ import { DiffResponse } from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
-import { type TestServer, startServer } from "../support/reference-server";
+import { type FaultProxy, startFaultProxy } from "../support/servers/fault-proxy";
+import { type TestServer, startServer } from "../support/servers/reference-server";
 import {
   type PluginProcess,
   PluginRuns,
@@ -20,7 +20,7 @@ import {
   deleteRequest,
   diffRequest,
   updateRequest,
-} from "./plugin-process";
+} from "../support/plugin-process";
 
 const N = 20;
 const FAULT_RATE = 0.2;

@@ -33,8 +33,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pulumiSchema } from "../../provider/plugin/schema";
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
-import { PluginProcess, SECRET, TYPE, UNKNOWN, struct, urnOf } from "./plugin-process";
-import { type TestServer, startServer } from "./server-helpers";
+import { PluginProcess, SECRET, TYPE, UNKNOWN, struct, urnOf } from "../support/plugin-process";
+import { type TestServer, startServer } from "../support/servers/server-under-test";
 
 const ROOT = join(__dirname, "..", "..");
 const SLACK_URL = "https://hooks.slack.com/services/T0PLUGIN/B0PLUGIN/s3cr3tW3bh00k";

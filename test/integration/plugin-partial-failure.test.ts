@@ -10,8 +10,8 @@ import { CheckRequest, CreateRequest, ErrorResourceInitFailed } from "@pulumi/pu
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { type TestServer, startServer } from "../support/reference-server";
-import { PluginProcess, SECRET, TYPE, struct, urnOf } from "./plugin-process";
+import { type TestServer, startServer } from "../support/servers/reference-server";
+import { PluginProcess, SECRET, TYPE, struct, urnOf } from "../support/plugin-process";
 
 const SLACK_URL = "https://hooks.slack.com/services/T0PARTIAL/B0PARTIAL/s3cr3tP4rt14l";
 

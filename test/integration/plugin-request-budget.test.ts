@@ -10,7 +10,7 @@ import { DiffResponse } from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { type TestServer, startServer } from "../support/reference-server";
+import { type TestServer, startServer } from "../support/servers/reference-server";
 import {
   type PluginProcess,
   PluginRuns,
@@ -19,7 +19,7 @@ import {
   deleteRequest,
   diffRequest,
   updateRequest,
-} from "./plugin-process";
+} from "../support/plugin-process";
 
 const K = 20;
 

@@ -11,8 +11,8 @@ import type { HandlerInputs } from "../../provider/core/inputs";
 import * as operations from "../../provider/core/operations";
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
-import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
-import { type TestServer, startServer } from "./server-helpers";
+import { type FaultProxy, startFaultProxy } from "../support/servers/fault-proxy";
+import { type TestServer, startServer } from "../support/servers/server-under-test";
 
 let server: TestServer | undefined;
 let proxy: FaultProxy | undefined;

@@ -9,7 +9,7 @@ import {
   virtualClock,
   type ScriptHandler,
   type ScriptedServer,
-} from "./sdk-helpers";
+} from "../support/servers/scripted-server";
 
 const servers: ScriptedServer[] = [];
 const clients: NotificationHandlersClient[] = [];

@@ -17,7 +17,13 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from "../../sdk/client";
-import { apiError, json, startScriptedServer, virtualClock, type ScriptedServer } from "./sdk-helpers";
+import {
+  apiError,
+  json,
+  startScriptedServer,
+  virtualClock,
+  type ScriptedServer,
+} from "../support/servers/scripted-server";
 
 /** What the scripted server answers, keyed by the id in the path. */
 const answers: Record<string, (res: ServerResponse) => void> = {

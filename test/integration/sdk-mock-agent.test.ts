@@ -3,7 +3,7 @@
 import { MockAgent } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NotificationHandlersClient, NotFoundError } from "../../sdk/client";
-import { handler } from "./sdk-helpers";
+import { handler } from "../support/servers/scripted-server";
 
 const ORIGIN = "https://handlers.example.test";
 let agent: MockAgent;

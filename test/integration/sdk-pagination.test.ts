@@ -2,7 +2,13 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NotificationHandlersClient } from "../../sdk/client";
-import { handler, json, startScriptedServer, virtualClock, type ScriptedServer } from "./sdk-helpers";
+import {
+  handler,
+  json,
+  startScriptedServer,
+  virtualClock,
+  type ScriptedServer,
+} from "../support/servers/scripted-server";
 
 const TOTAL = 53;
 let server: ScriptedServer;

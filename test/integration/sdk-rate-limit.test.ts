@@ -14,7 +14,7 @@ import {
   virtualClock,
   type ScriptedServer,
   type VirtualClock,
-} from "./sdk-helpers";
+} from "../support/servers/scripted-server";
 
 const servers: ScriptedServer[] = [];
 const clients: NotificationHandlersClient[] = [];

@@ -22,7 +22,7 @@ import {
   virtualClock,
   type ScriptHandler,
   type ScriptedServer,
-} from "./sdk-helpers";
+} from "../support/servers/scripted-server";
 
 const KEY = "nh_secret_3c1f0b9e8d7a6b5c4d3e2f1a";
 

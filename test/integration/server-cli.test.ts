@@ -7,7 +7,14 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, type CliProcess, call, closedPort, runCli, startCli } from "./server-helpers";
+import {
+  CLI,
+  type CliProcess,
+  call,
+  closedPort,
+  runCli,
+  startCli,
+} from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 

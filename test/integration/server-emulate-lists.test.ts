@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmulatedVersion } from "../../server";
-import { type Answer, type TestServer, startServer } from "./server-helpers";
+import { type Answer, type TestServer, startServer } from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 const VERSIONS = ["2023", "2025", "2026"] as const;

@@ -5,7 +5,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatedVersion, buildApp, type Repository } from "../../server";
-import { manualClock, openTestRepository } from "./server-helpers";
+import { manualClock, openTestRepository } from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 const VERSIONS = ["2023", "2025", "2026"] as const;

@@ -10,7 +10,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type BuildAppOptions, buildApp } from "../../server";
 import { MIGRATIONS, SCHEMA_VERSION, openSqliteRepository } from "../../server/repository-sqlite";
-import { CLI, type CliProcess, call, runCli, startCli } from "./server-helpers";
+import { CLI, type CliProcess, call, runCli, startCli } from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 const NOW = "2024-01-01 00:00:00";

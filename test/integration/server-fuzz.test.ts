@@ -3,7 +3,7 @@
  * strangers. The properties the service promises must hold for all of them: no 5xx, every error in
  * the API's shape (docs/api.md#error-body), every answer as the OpenAPI description declares it,
  * another user's handler always a 404, no secret setting repeated in an error or written to the log,
- * and no API key in the log or the database. Run against both stores (server-helpers.ts).
+ * and no API key in the log or the database. Run against both stores (test/support/servers/server-under-test.ts).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
@@ -19,8 +19,14 @@ import {
   openSqliteRepository,
   type Repository,
 } from "../../server";
-import { specProblems } from "./openapi-check";
-import { type Answer, STORE, call, createTestDatabase, storedText } from "./server-helpers";
+import { specProblems } from "../support/servers/openapi-check";
+import {
+  type Answer,
+  STORE,
+  call,
+  createTestDatabase,
+  storedText,
+} from "../support/servers/server-under-test";
 import { openRepository } from "../../server/open-repository";
 import { type SeededRandom, seededRandom } from "../support/seeded-random";
 

@@ -7,7 +7,13 @@ import {
   RULE_DESCRIPTIONS,
   fieldsOf,
 } from "../../sdk/client/catalog";
-import { type Answer, type TestServer, errorsOf, parametersOf, startServer } from "./server-helpers";
+import {
+  type Answer,
+  type TestServer,
+  errorsOf,
+  parametersOf,
+  startServer,
+} from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 

@@ -7,7 +7,15 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, type CliProcess, STORE, call, createTestDatabase, runCli, startCli } from "./server-helpers";
+import {
+  CLI,
+  type CliProcess,
+  STORE,
+  call,
+  createTestDatabase,
+  runCli,
+  startCli,
+} from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 

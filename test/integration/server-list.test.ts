@@ -1,6 +1,12 @@
 /** Listing handlers: every filter, every order, pagination and links, as a client sees them. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EPOCH, type TestServer, errorsOf, parametersOf, startServer } from "./server-helpers";
+import {
+  EPOCH,
+  type TestServer,
+  errorsOf,
+  parametersOf,
+  startServer,
+} from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 const HOUR = 3_600_000;

@@ -21,10 +21,16 @@ import {
 import { openApiDocument } from "../../server";
 import { TITLES } from "../../server/errors";
 import { LIST_PARAMETERS } from "../../server/schemas/notification-handlers";
-import { pointerSegment as escape, validatorAt } from "../support/openapi-schemas";
+import { pointerSegment as escape, validatorAt } from "../support/servers/openapi-schemas";
 import { URL_SAMPLES, VALID, fieldSamples, nameSamples } from "../support/request-samples";
 import { seededRandom } from "../support/seeded-random";
-import { type Answer, type TestServer, errorsOf, parametersOf, startServer } from "./server-helpers";
+import {
+  type Answer,
+  type TestServer,
+  errorsOf,
+  parametersOf,
+  startServer,
+} from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 const ITEM_PATH = `${PATH}/{notification_handler_id}`;

@@ -1,8 +1,8 @@
 /** The served OpenAPI description, and the check the server tests run every answer through. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "../../server";
-import { specProblems } from "./openapi-check";
-import { type TestServer, startServer } from "./server-helpers";
+import { specProblems } from "../support/servers/openapi-check";
+import { type TestServer, startServer } from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 

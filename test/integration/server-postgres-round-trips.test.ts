@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type HandlerRecord, type Repository, buildApp } from "../../server";
 import type { HandlerData } from "../../server/repository";
 import { openRepository } from "../../server/open-repository";
-import { type WireCounter, startWireCounter } from "./postgres-wire";
-import { type Answer, call, createTestDatabase, manualClock } from "./server-helpers";
+import { type WireCounter, startWireCounter } from "../support/servers/postgres-wire";
+import { type Answer, call, createTestDatabase, manualClock } from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 const NOW = "2024-01-01 00:00:00";

@@ -18,7 +18,7 @@ import {
   runCli,
   startCli,
   storedText,
-} from "./server-helpers";
+} from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 const NOW = "2024-01-01 00:00:00";

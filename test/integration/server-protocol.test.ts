@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installErrorHandling } from "../../server/errors";
 import { registerHealthRoutes } from "../../server/routes/health";
 import { AllowedMethods } from "../../server/routes/methods";
-import { type TestServer, openTestRepository, startServer } from "./server-helpers";
+import { type TestServer, openTestRepository, startServer } from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 /** The arrival limit of the server under test, short so that stalls are cut quickly. */

@@ -1,7 +1,12 @@
 /** The per-key rate limit, driven by an injected clock: no test waits for a real minute. */
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../server";
-import { type TestServer, errorsOf, openTestRepository, startServer } from "./server-helpers";
+import {
+  type TestServer,
+  errorsOf,
+  openTestRepository,
+  startServer,
+} from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 

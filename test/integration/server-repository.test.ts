@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { HandlerData, HandlerListFilter, Repository } from "../../server/repository";
-import { STORE, openTestRepository } from "./server-helpers";
+import { STORE, openTestRepository } from "../support/servers/server-under-test";
 
 const NOW = "2024-01-01 00:00:00";
 

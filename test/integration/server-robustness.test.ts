@@ -9,7 +9,7 @@ import {
   openTestRepository,
   parametersOf,
   startServer,
-} from "./server-helpers";
+} from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 const LIMIT = 64 * 1024;

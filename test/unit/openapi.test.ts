@@ -25,7 +25,7 @@ import { openApiDocument } from "../../server/openapi";
 import { parseId } from "../../server/routes/notification-handlers";
 import { parseListQuery } from "../../server/schemas/notification-handlers";
 import { OPENAPI_FILE, openApiJson } from "../../scripts/openapi";
-import { pointerSegment, validatorAt } from "../support/openapi-schemas";
+import { pointerSegment, validatorAt } from "../support/servers/openapi-schemas";
 import { numeralUpTo } from "../../sdk/client/url-pattern";
 import {
   BLANKS,

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { OperationCancelledError } from "../../provider/core/cancellation";
 import * as operations from "../../provider/core/operations";
-import { FakeApi, fakeContext } from "./fake-api";
+import { FakeApi, fakeContext } from "../support/fake-api";
 
 const inputs = { type: "email", name: "Ops", email: "ops@example.com" };
 

@@ -10,7 +10,7 @@ import type { HandlerInputs } from "../../provider/core/inputs";
 import { UNKNOWN } from "../../provider/core/inputs";
 import * as operations from "../../provider/core/operations";
 import { readSettings } from "../../provider/core/config";
-import { DEFAULT_CONNECTION, FakeApi, type FakeAccount, fakeContext } from "./fake-api";
+import { DEFAULT_CONNECTION, FakeApi, type FakeAccount, fakeContext } from "../support/fake-api";
 
 const STAGING = { baseUrl: "https://staging.example.com", apiKey: "staging-key-0123456789" };
 const PRODUCTION = { baseUrl: "https://production.example.com", apiKey: "production-key-0123456789" };

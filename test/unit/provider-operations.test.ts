@@ -8,7 +8,7 @@ import type { HandlerInputs } from "../../provider/core/inputs";
 import * as operations from "../../provider/core/operations";
 import { isPartialFailure } from "../../provider/core/partial-failure";
 import { DEFAULT_BATCH_WINDOW_MS, proofOf } from "../../provider/core/read-back";
-import { FakeApi, fakeContext } from "./fake-api";
+import { FakeApi, fakeContext } from "../support/fake-api";
 
 const email = (name: string, over: Partial<HandlerInputs> = {}): HandlerInputs => ({
   type: "email",

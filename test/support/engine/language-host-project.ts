@@ -8,8 +8,8 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, expect } from "vitest";
 
-import { runCommand, scratchFolder, type CommandResult } from "../../scripts/user-project";
-import { fileBackendEnvironment } from "./harness";
+import { runCommand, scratchFolder, type CommandResult } from "../../../scripts/user-project";
+import { fileBackendEnvironment } from "./stacks";
 
 /** The scratch folder and the CLI in it, set up before the file's tests and removed after. */
 export interface LanguageHostProjects {

@@ -9,15 +9,15 @@ import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 
-import { PLUGIN_BUILD, buildPlugin, machinePlatform, packageVersion } from "../../scripts/build-plugin";
-import { CHECKOUT_SDKS, generateSdks } from "../../scripts/build-sdks";
-import { enginePath, ensureEngine } from "../../scripts/engine";
-import { buildRelease, releasedPackages } from "../../scripts/release";
-import { type PackageSpecs, scratchFolder } from "../../scripts/user-project";
+import { PLUGIN_BUILD, buildPlugin, machinePlatform, packageVersion } from "../../../scripts/build-plugin";
+import { CHECKOUT_SDKS, generateSdks } from "../../../scripts/build-sdks";
+import { enginePath, ensureEngine } from "../../../scripts/engine";
+import { buildRelease, releasedPackages } from "../../../scripts/release";
+import { type PackageSpecs, scratchFolder } from "../../../scripts/user-project";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const engine = await ensureEngine({
-    projectRoot: resolve(__dirname, "..", ".."),
+    projectRoot: resolve(__dirname, "..", "..", ".."),
     log: (line) => process.stderr.write(`[engine] ${line}\n`),
     yaml: true,
   });

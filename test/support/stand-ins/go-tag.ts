@@ -12,16 +12,16 @@ import { join } from "node:path";
 
 import { expect } from "vitest";
 
-import { REPOSITORY_URL } from "../../provider/tokens";
-import { packageVersion } from "../../scripts/build-plugin";
+import { REPOSITORY_URL } from "../../../provider/tokens";
+import { packageVersion } from "../../../scripts/build-plugin";
 import {
   GO_SDK_FOLDER,
   GO_SDK_MODULE,
   goSdkFromRepository,
   goSdkTag,
   tagGoSdk,
-} from "../../scripts/release-go-tag";
-import { mustRun, REPOSITORY_ROOT } from "../../scripts/user-project";
+} from "../../../scripts/release-go-tag";
+import { mustRun, REPOSITORY_ROOT } from "../../../scripts/user-project";
 import type { Registries } from "./registries";
 
 /** Where a module's version is in a module cache: its download folder and its extracted files. */

@@ -25,10 +25,10 @@ import { createInterface } from "node:readline";
 import { inject } from "vitest";
 import { parse as parseYaml } from "yaml";
 
-import type { NotificationHandlersClient } from "../../sdk/client/client";
-import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
-import { PYTHON_DISTRIBUTION } from "../../scripts/release";
-import { projectCache } from "../../scripts/project-cache";
+import type { NotificationHandlersClient } from "../../../sdk/client/client";
+import type { NotificationHandlerRecord } from "../../../sdk/client/resources/handler-parsing";
+import { PYTHON_DISTRIBUTION } from "../../../scripts/release";
+import { projectCache } from "../../../scripts/project-cache";
 import {
   copyExample,
   mustRun,
@@ -39,7 +39,7 @@ import {
   scratchFolder,
   userEnvironment,
   type CommandResult,
-} from "../../scripts/user-project";
+} from "../../../scripts/user-project";
 
 /** The ports READMEs start servers on: the first server's, and a second one's. */
 const README_PORTS = ["8080", "8081"] as const;

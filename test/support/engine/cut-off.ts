@@ -9,9 +9,9 @@ import { join } from "node:path";
 
 import { expect } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client/client";
-import type { CommandResult } from "../../scripts/user-project";
-import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { NotificationHandlersClient } from "../../../sdk/client/client";
+import type { CommandResult } from "../../../scripts/user-project";
+import { type FaultProxy, startFaultProxy } from "../servers/fault-proxy";
 import { listAll, type UserSession } from "./user-path";
 
 /** The processes whose environment carries `marker`, with their command names. */

@@ -18,7 +18,7 @@ import type { AddressInfo } from "node:net";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 
-import { mustRun } from "../../scripts/user-project";
+import { mustRun } from "../../../scripts/user-project";
 
 /** Where every package the stand-in does not hold comes from. */
 const UPSTREAM = "https://registry.npmjs.org";

@@ -12,8 +12,8 @@ import { join } from "node:path";
 
 import { expect } from "vitest";
 
-import { ALL_FIELDS, type FieldSpec } from "../../sdk/client/catalog";
-import { storyStep } from "./story-step";
+import { ALL_FIELDS, type FieldSpec } from "../../../sdk/client/catalog";
+import { storyStep } from "../story-step";
 import type { UserSession } from "./user-path";
 
 const FOLDER = "refusals";

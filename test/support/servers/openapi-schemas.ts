@@ -6,7 +6,7 @@
 import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { ValidateFunction } from "ajv";
-import { openApiDocument } from "../../server/openapi";
+import { openApiDocument } from "../../../server/openapi";
 
 const DOCUMENT_ID = "https://openapi.invalid/notification-handlers.json";
 

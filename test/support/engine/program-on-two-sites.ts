@@ -11,12 +11,12 @@ import { rm } from "node:fs/promises";
 
 import { afterAll, describe, expect, inject, it } from "vitest";
 
-import type { PreviewJson } from "../../cli/summary";
-import { parseDriftNotes } from "../../provider/core/drift-note";
-import { NotificationHandlersClient } from "../../sdk/client/client";
-import { scratchFolder } from "../../scripts/user-project";
-import type { Registries } from "./registries";
-import { storyStep } from "./story-step";
+import type { PreviewJson } from "../../../cli/summary";
+import { parseDriftNotes } from "../../../provider/core/drift-note";
+import { NotificationHandlersClient } from "../../../sdk/client/client";
+import { scratchFolder } from "../../../scripts/user-project";
+import type { Registries } from "../stand-ins/registries";
+import { storyStep } from "../story-step";
 import { listAll, type ReadmeStep, runItSteps, UserSession } from "./user-path";
 
 // As the READMEs set it.

@@ -1,7 +1,7 @@
 /**
  * Shared set-up of the server tests: a real server on 127.0.0.1 port 0, keys, a clock, requests.
  * The store is SQLite in memory, or, in the `integration-postgres` project, a fresh database on the
- * run's PostgreSQL server (postgres-setup.ts): the same tests run against both stores.
+ * run's PostgreSQL server (postgres-global-setup.ts): the same tests run against both stores.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -18,11 +18,11 @@ import {
   openRepository,
   openSqliteRepository,
   type Repository,
-} from "../../server";
+} from "../../../server";
 import { assertMatchesSpec } from "./openapi-check";
 
 /** The compiled command line, built by `npm run build`. */
-export const CLI = join(__dirname, "..", "..", "server", "dist", "server", "main.js");
+export const CLI = join(__dirname, "..", "..", "..", "server", "dist", "server", "main.js");
 
 /** The store this project runs the tests against. */
 export const STORE: "sqlite" | "postgres" = inject("postgresUrl") === undefined ? "sqlite" : "postgres";

@@ -15,8 +15,8 @@ import { createInterface } from "node:readline";
 
 import { expect } from "vitest";
 
-import { PYTHON_DISTRIBUTION } from "../../scripts/release";
-import { ensurePythonTools } from "../../scripts/release-tools";
+import { PYTHON_DISTRIBUTION } from "../../../scripts/release";
+import { ensurePythonTools } from "../../../scripts/release-tools";
 import type { Registries } from "./registries";
 
 /** Where pip finds every project the stand-in does not hold. */

@@ -16,7 +16,7 @@
  * kept back and stops holding. Each command is acknowledged with a line `hold METHOD done` or
  * `release METHOD done`.
  *
- * Usage: `node test/support/fault-proxy-process.mts --target URL [--rate 0.2] [--seed 1] [--slow-ms 3000]
+ * Usage: `node test/support/servers/fault-proxy-process.mts --target URL [--rate 0.2] [--seed 1] [--slow-ms 3000]
  * [--kinds 429,slow] [--port 0]`. The first line on stdout is `listening on http://127.0.0.1:PORT`; then one line per
  * fault, `fault KIND METHOD PATH`, and per answer held, `held METHOD PATH`. SIGTERM and SIGINT stop it. Loopback only: it refuses another host.
  */

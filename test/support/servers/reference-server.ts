@@ -12,7 +12,7 @@ import {
   type EmulatedVersion,
   type HandlerRecord,
   type Repository,
-} from "../../server";
+} from "../../../server";
 
 /** One request the server answered. */
 export interface Served {

@@ -13,21 +13,21 @@ import { join, resolve } from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, inject } from "vitest";
 
-import type * as PackageModule from "../../index";
-import { pluginTarball } from "../../scripts/build-plugin";
-import { mustRun, userEnvironment } from "../../scripts/user-project";
+import type * as PackageModule from "../../../index";
+import { pluginTarball } from "../../../scripts/build-plugin";
+import { mustRun, userEnvironment } from "../../../scripts/user-project";
 import { createOfflineStack } from "./offline-stack";
-import type { EmulatedVersion } from "../../server";
-import { type StartServerOptions, type TestServer, startServer } from "../support/reference-server";
+import type { EmulatedVersion } from "../../../server";
+import { type StartServerOptions, type TestServer, startServer } from "../servers/reference-server";
 
 export {
   type Served,
   type StartServerOptions,
   type TestServer,
   startServer,
-} from "../support/reference-server";
+} from "../servers/reference-server";
 
-export const ROOT = resolve(__dirname, "..", "..");
+export const ROOT = resolve(__dirname, "..", "..", "..");
 
 /** Extracts the plugin's executable from its tarball into `project/plugin-bin`, where programs' `plugins.providers` point. */
 export async function extractPlugin(project: string, env: NodeJS.ProcessEnv): Promise<void> {

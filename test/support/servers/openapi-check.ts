@@ -3,8 +3,8 @@
  * the status, its content type, its required headers and its body schema. The server tests run
  * every answer of the reference server through it.
  */
-import { openApiDocument } from "../../server";
-import { pointerSegment as escape, validatorAt } from "../support/openapi-schemas";
+import { openApiDocument } from "../../../server";
+import { pointerSegment as escape, validatorAt } from "./openapi-schemas";
 
 type Json = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  */
 // The project's GitHub release (the e2e set-up's `release` folder) served for the engine's plugin
 // download, behind a proxy open to the package registries the README installs the rest from.
-export { startPluginRelease } from "../../scripts/release-stand-in";
+export { startPluginRelease } from "../../../scripts/release-stand-in";
 
 /** Loopback stand-ins for what a README installs from, as its commands see them. */
 export interface Registries {
