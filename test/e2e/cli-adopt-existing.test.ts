@@ -2,31 +2,17 @@
  * examples/adopt-existing on the user's path: the README makes two handlers through the API as the web
  * UI would, then the program takes both over with the real Pulumi CLI, creating nothing.
  */
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client/client";
-import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
+import { listAll, startExample } from "../support/engine/user-path";
 
 const WEBHOOK_URL = "https://example.com/hooks/deploy"; // as the README sets it
 
 describe("examples/adopt-existing, run as its README says with the Pulumi CLI", () => {
-  let session: UserSession | undefined;
-  let client: NotificationHandlersClient | undefined;
-
-  afterAll(async () => {
-    await client?.close();
-    await session?.dispose();
-  });
-
   it("takes over the handlers the README makes, with the same ids and no create", async () => {
-    const pathFirst = inject("enginePath");
-    const steps = await runItSteps("adopt-existing");
-    expect(steps).toHaveLength(3);
-    session = await UserSession.start("adopt-existing", { pathFirst });
-
+    const { session, steps } = await startExample("adopt-existing", 3);
     await session.step(steps[0]!);
-    const key = await session.variable("KEY");
-    client = new NotificationHandlersClient({ baseURL: session.url!, apiKey: key, maxRetries: 0 });
+    const { key, client } = await session.account();
 
     await session.step(steps[1]!);
     const before = await listAll(client);

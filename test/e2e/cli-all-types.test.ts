@@ -2,32 +2,19 @@
  * examples/all-types on the user's path: the packed package installed into a copy of the example
  * outside the repository, the README's "Run it" steps run as written with the real Pulumi CLI.
  */
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { HANDLER_TYPE_NAMES } from "../../sdk/client/catalog";
-import { NotificationHandlersClient } from "../../sdk/client/client";
-import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
+import { listAll, startExample } from "../support/engine/user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
 
 describe("examples/all-types, run as its README says with the Pulumi CLI", () => {
-  let session: UserSession | undefined;
-  let client: NotificationHandlersClient | undefined;
-
-  afterAll(async () => {
-    await client?.close();
-    await session?.dispose();
-  });
-
   it("makes one handler of each type, changes nothing on the next preview, and destroys them", async () => {
-    const pathFirst = inject("enginePath");
-    const steps = await runItSteps("all-types");
-    expect(steps).toHaveLength(2);
-    session = await UserSession.start("all-types", { pathFirst });
+    const { session, steps } = await startExample("all-types", 2);
 
     await session.step(steps[0]!);
-    const key = await session.variable("KEY");
-    client = new NotificationHandlersClient({ baseURL: session.url!, apiKey: key, maxRetries: 0 });
+    const { key, client } = await session.account();
 
     const [up] = await session.step(steps[1]!);
     expect(up!.stdout).toMatch(/13 created/);

@@ -8,11 +8,10 @@
  */
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client/client";
 import { REPOSITORY_ROOT, userEnvironment } from "../../scripts/user-project";
-import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
+import { listAll, startExample } from "../support/engine/user-path";
 import { type JobRun, readWorkflow, runJob } from "../support/engine/workflow-runner";
 
 const WORKFLOWS = join(REPOSITORY_ROOT, "examples", "gitops", ".github", "workflows");
@@ -35,24 +34,12 @@ const printed = (run: JobRun): string =>
   run.steps.map((s) => `${s.result?.stdout ?? ""}\n${s.result?.stderr ?? ""}`).join("\n") + run.summary;
 
 describe("examples/gitops, its README and its workflows run with the Pulumi CLI", () => {
-  let session: UserSession | undefined;
-  let client: NotificationHandlersClient | undefined;
-
-  afterAll(async () => {
-    await client?.close();
-    await session?.dispose();
-  });
-
   it("reviews a change, and fails the drift check after edits in the web UI", async () => {
-    const pathFirst = inject("enginePath");
-    const steps = await runItSteps("gitops");
-    expect(steps).toHaveLength(4);
-    session = await UserSession.start("gitops", { pathFirst });
+    const { session, steps } = await startExample("gitops", 4);
 
     // The README, by hand.
     await session.step(steps[0]!);
-    const key = await session.variable("KEY");
-    client = new NotificationHandlersClient({ baseURL: session.url!, apiKey: key, maxRetries: 0 });
+    const { key, client } = await session.account();
     await session.step(steps[1]!);
     const handlers = await listAll(client);
     const NAMES = ["On-call email", "Status inbox", "Team Slack"];
@@ -80,7 +67,10 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     const job = {
       cwd: session.project,
       env: {
-        ...userEnvironment({ home: join(runner, "home"), pathFirst: [join(runner, "bin"), ...pathFirst] }),
+        ...userEnvironment({
+          home: join(runner, "home"),
+          pathFirst: [join(runner, "bin"), ...inject("enginePath")],
+        }),
         GH_RECORD: record,
       },
       context: {

@@ -13,7 +13,7 @@ import { join } from "node:path";
 
 import { describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client/client";
+import type { NotificationHandlersClient } from "../../sdk/client/client";
 import { REPOSITORY_ROOT } from "../../scripts/user-project";
 import { expectInstalledAsPinned, listAll, UserSession } from "../support/engine/user-path";
 
@@ -34,7 +34,7 @@ const PINNED = (
 
 /**
  * A project of the fixture program, `team-handlers` taking the packed tarball, its reference server
- * started; nothing installed yet.
+ * started (the session closes its client); nothing installed yet.
  */
 async function startProject(): Promise<{ session: UserSession; client: NotificationHandlersClient }> {
   const session = await UserSession.start("install-layouts", {
@@ -48,11 +48,7 @@ async function startProject(): Promise<{ session: UserSession; client: Notificat
   await writeFile(teamFile, `${JSON.stringify(team, null, 2)}\n`);
   await session.mustSh(`export KEY=$(node ${SERVER} keys create --db .data/layouts.db --user me)`);
   await session.step({ intro: "", code: `node ${SERVER} serve --port 8080 --db .data/layouts.db &\n` });
-  const client = new NotificationHandlersClient({
-    baseURL: session.url!,
-    apiKey: await session.variable("KEY"),
-    maxRetries: 0,
-  });
+  const { client } = await session.account();
   return { session, client };
 }
 
@@ -131,7 +127,6 @@ describe.concurrent("the package under other install layouts", () => {
       await session.mustSh("pulumi destroy --yes");
       expect(await listAll(client)).toEqual([]);
     } finally {
-      await client.close();
       await session.dispose();
     }
   });
@@ -150,7 +145,6 @@ describe.concurrent("the package under other install layouts", () => {
       await session.mustSh("pulumi destroy --yes");
       expect(await listAll(client)).toEqual([]);
     } finally {
-      await client.close();
       await session.dispose();
     }
   });

@@ -3,11 +3,11 @@
  * production site, and the README's "Run it" steps, run as written with the real Pulumi CLI, put
  * handlers on both, change both behind Pulumi's back and repair both; then destroy empties both.
  */
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client/client";
+import type { NotificationHandlersClient } from "../../sdk/client/client";
 import { NotFoundError } from "../../sdk/client/errors";
-import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
+import { listAll, startExample } from "../support/engine/user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
 
@@ -17,36 +17,16 @@ type Outputs = Record<
 >;
 
 describe("examples/multi-account, run as its README says with the Pulumi CLI", () => {
-  let session: UserSession | undefined;
-  let staging: NotificationHandlersClient | undefined;
-  let production: NotificationHandlersClient | undefined;
-
-  afterAll(async () => {
-    await staging?.close();
-    await production?.close();
-    await session?.dispose();
-  });
-
   it("puts handlers on both sites, finds drift on both and repairs it, and destroys both", async () => {
-    const pathFirst = inject("enginePath");
-    const steps = await runItSteps("multi-account");
-    expect(steps).toHaveLength(4);
-    session = await UserSession.start("multi-account", { pathFirst });
-
+    const { session, steps } = await startExample("multi-account", 4);
     await session.step(steps[0]!);
-    const stagingKey = await session.variable("STAGING_KEY");
-    const productionKey = await session.variable("PRODUCTION_KEY");
     const stagingUrl = session.urls.get("8080");
     const productionUrl = session.urls.get("8081");
     expect(stagingUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(productionUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(productionUrl).not.toBe(stagingUrl);
-    staging = new NotificationHandlersClient({ baseURL: stagingUrl!, apiKey: stagingKey, maxRetries: 0 });
-    production = new NotificationHandlersClient({
-      baseURL: productionUrl!,
-      apiKey: productionKey,
-      maxRetries: 0,
-    });
+    const { key: stagingKey, client: staging } = await session.account("STAGING_KEY", "8080");
+    const { key: productionKey, client: production } = await session.account("PRODUCTION_KEY", "8081");
 
     const [up] = await session.step(steps[1]!);
     expect(up!.stdout).toMatch(/6 created/); // the stack and five handlers

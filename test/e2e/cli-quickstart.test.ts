@@ -7,54 +7,42 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client/client";
 import { NotFoundError } from "../../sdk/client/errors";
 import { REPOSITORY_ROOT } from "../../scripts/user-project";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { expectRefusalsKeepSecrets } from "../support/engine/refusals";
 import { storyStep } from "../support/story-step";
-import { installedVersion, listAll, runItSteps, UserSession } from "../support/engine/user-path";
+import { installedVersion, listAll, startExample } from "../support/engine/user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
 const CHANGED_WEBHOOK = "https://hooks.slack.com/services/T000/B000/CHANGED-IN-THE-UI";
 
 describe("examples/quickstart, run as its README says with the Pulumi CLI", () => {
-  let session: UserSession | undefined;
-  let client: NotificationHandlersClient | undefined;
-
-  afterAll(async () => {
-    await client?.close();
-    await session?.dispose();
-  });
-
   // One story: each step acts on the stack the steps before it left.
   it("brings the stack up, repairs drift made in the API, keeps secrets out, and destroys it", async () => {
-    const pathFirst = inject("enginePath");
-    const steps = await runItSteps("quickstart");
-    expect(steps).toHaveLength(4);
-    session = await UserSession.start("quickstart", { pathFirst });
-    const s = session;
+    const { session: s, steps } = await startExample("quickstart", 4);
 
-    const key = await storyStep("install the packed package and start the server", async () => {
-      await s.step(steps[0]!);
-      const key = await s.variable("KEY");
-      expect(key.length).toBeGreaterThanOrEqual(16);
-      expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      // What npm installed is the packed package, and the @pulumi/pulumi the example's lockfile pins.
-      const installed = await s.mustSh("npm ls pulumi-notification-handlers --json", false);
-      expect(installed.stdout).toContain(".tgz");
-      const lock = JSON.parse(
-        await readFile(join(REPOSITORY_ROOT, "examples", "quickstart", "package-lock.json"), "utf8"),
-      ) as { packages: Record<string, { version: string }> };
-      expect(await installedVersion(s, "@pulumi/pulumi")).toBe(
-        lock.packages["node_modules/@pulumi/pulumi"]?.version,
-      );
-      return key;
-    });
-    client = new NotificationHandlersClient({ baseURL: s.url!, apiKey: key, maxRetries: 0 });
-    const api = client;
+    const { key, client: api } = await storyStep(
+      "install the packed package and start the server",
+      async () => {
+        await s.step(steps[0]!);
+        const account = await s.account();
+        expect(account.key.length).toBeGreaterThanOrEqual(16);
+        expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        // What npm installed is the packed package, and the @pulumi/pulumi the example's lockfile pins.
+        const installed = await s.mustSh("npm ls pulumi-notification-handlers --json", false);
+        expect(installed.stdout).toContain(".tgz");
+        const lock = JSON.parse(
+          await readFile(join(REPOSITORY_ROOT, "examples", "quickstart", "package-lock.json"), "utf8"),
+        ) as { packages: Record<string, { version: string }> };
+        expect(await installedVersion(s, "@pulumi/pulumi")).toBe(
+          lock.packages["node_modules/@pulumi/pulumi"]?.version,
+        );
+        return account;
+      },
+    );
 
     const ids = await storyStep("up", async () => {
       const [up] = await s.step(steps[1]!);

@@ -22,7 +22,7 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client/client";
+import type { NotificationHandlersClient } from "../../sdk/client/client";
 import { type FaultProxy, startFaultProxy } from "../support/servers/fault-proxy";
 import { cutOff, exportState, handlerIds, interrupt, type ExportedHandlers } from "../support/engine/cut-off";
 import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
@@ -43,7 +43,6 @@ const CUT_UP = `pulumi up --yes --skip-preview --parallel ${COUNT}`;
 describe("a deploy cut off at each point, recovered", () => {
   let session: UserSession | undefined;
   let proxy: FaultProxy | undefined;
-  const clients: NotificationHandlersClient[] = [];
   const timings: string[] = [];
 
   beforeAll(async () => {
@@ -58,7 +57,6 @@ describe("a deploy cut off at each point, recovered", () => {
   });
 
   afterAll(async () => {
-    for (const client of clients) await client.close();
     await proxy?.close();
     await session?.dispose();
     process.stderr.write(`[cli-recover-points] ${timings.join(", ")}\n`);
@@ -79,13 +77,7 @@ describe("a deploy cut off at each point, recovered", () => {
         ...Object.entries(config).map(([key, value]) => `pulumi config set ${key} ${value}`),
       ].join("\n"),
     );
-    const client = new NotificationHandlersClient({
-      baseURL: s.url!,
-      apiKey: await s.variable("KEY"),
-      maxRetries: 0,
-    });
-    clients.push(client);
-    return client;
+    return (await s.account()).client;
   }
 
   /** Resolves to true once the proxy has held `count` answers to `method`. */

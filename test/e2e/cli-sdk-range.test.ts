@@ -10,15 +10,13 @@ import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, onTestFinished } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client/client";
 import { sha512Integrity } from "../../scripts/release-tools";
 import { PACKAGES, REPOSITORY_ROOT } from "../../scripts/user-project";
 import {
   addRegistryUrls,
   cacheOfPinnedPackages,
-  type NpmRegistryStandIn,
   publishTo,
   startNpmRegistry,
 } from "../support/stand-ins/npm-registry";
@@ -26,8 +24,7 @@ import {
   expectInstalledAsPinned,
   installedVersion,
   listAll,
-  runItSteps,
-  UserSession,
+  startExample,
 } from "../support/engine/user-path";
 
 const read = (path: string): string => readFileSync(join(REPOSITORY_ROOT, path), "utf8");
@@ -84,17 +81,6 @@ async function withoutTheProvider(project: string): Promise<void> {
 }
 
 describe("a TypeScript user's install from the npm registry, on the oldest @pulumi/pulumi of the peer range", () => {
-  let session: UserSession | undefined;
-  let client: NotificationHandlersClient | undefined;
-  let registry: NpmRegistryStandIn | undefined;
-
-  afterEach(async () => {
-    await client?.close();
-    await session?.dispose();
-    await registry?.close();
-    client = session = registry = undefined;
-  });
-
   it("proves the oldest version of the peer range", () => {
     expect(OLDEST, "the peer range is ^x.y.z").toBe(PROVEN);
   });
@@ -108,19 +94,14 @@ describe("a TypeScript user's install from the npm registry, on the oldest @pulu
     expect(command).toBe(`npm install ${PROVIDER}@${manifest.version} @pulumi/pulumi@${PROVEN}`);
 
     const stand = await startNpmRegistry(Object.keys(PACKAGES));
-    registry = stand;
+    onTestFinished(() => stand.close());
     const released = Object.entries(inject("packages")).map(([name, spec]) => ({
       name,
       tarball: spec.replace(/^file:/, ""),
     }));
     await Promise.all(released.map(({ tarball }) => publishTo(stand, tarball)));
 
-    const steps = await runItSteps("quickstart");
-    session = await UserSession.start("quickstart", {
-      pathFirst: inject("enginePath"),
-      pins: PINS,
-      seed: false,
-    });
+    const { session, steps } = await startExample("quickstart", 4, { pins: PINS, seed: false });
     await withoutTheProvider(session.project);
     // npm's cache as on a machine that installed the pins before and never the release.
     const cache = join(session.root, "npm-cache");
@@ -151,8 +132,7 @@ describe("a TypeScript user's install from the npm registry, on the oldest @pulu
     }
 
     await session.step(steps[0]!);
-    const key = await session.variable("KEY");
-    client = new NotificationHandlersClient({ baseURL: session.url!, apiKey: key, maxRetries: 0 });
+    const { client } = await session.account();
 
     await session.step(steps[1]!);
     expect((await listAll(client)).map((h) => h.name).sort()).toEqual([

@@ -11,11 +11,10 @@ import { readFileSync } from "node:fs";
 import { copyFile, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, onTestFinished } from "vitest";
 
 import { providerSource } from "../../provider/dynamic/provider-source";
 import { HANDLER_RESOURCE_TYPES } from "../../provider/tokens";
-import { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { packageVersion, pluginTarballName } from "../../scripts/build-plugin";
 import { type PluginRelease, startPluginRelease } from "../../scripts/release-stand-in";
@@ -59,18 +58,6 @@ async function releaseAs(version: string, work: string): Promise<string> {
 describe.each(recordings(REPOSITORY_ROOT))(
   "a stack written by $name, run by this checkout",
   ({ name, version, program }) => {
-    let session: UserSession | undefined;
-    let client: NotificationHandlersClient | undefined;
-    let release: PluginRelease | undefined;
-    let work: string | undefined;
-
-    afterAll(async () => {
-      await client?.close();
-      await session?.dispose();
-      await release?.close();
-      if (work !== undefined) await rm(work, { recursive: true, force: true });
-    });
-
     // One story: each step acts on the stack the steps before it left.
     it("previews the restored stack with no change, repairs a handler changed in the API, and destroys every handler", async () => {
       const fixture = join(RELEASES, name);
@@ -78,35 +65,40 @@ describe.each(recordings(REPOSITORY_ROOT))(
       const handlers = recorded.filter((r) => HANDLER_RESOURCE_TYPES.includes(r.type)).length;
       // The stack, the sets and the handlers; providers are not counted.
       const resources = recorded.filter((r) => !r.type.startsWith("pulumi:providers:")).length;
+      let release: PluginRelease | undefined;
       if (program.downloadsPlugin === true) {
-        work = await scratchFolder("stand-ins-upgrade");
+        const work = await scratchFolder("stand-ins-upgrade");
+        onTestFinished(() => rm(work, { recursive: true, force: true }));
         // The installed tree is the seeded one: nothing but the plugin is downloaded.
-        release = await startPluginRelease(await releaseAs(version, work), work, []);
+        const served = await startPluginRelease(await releaseAs(version, work), work, []);
+        onTestFinished(() => served.close());
+        release = served;
       }
-      session = await UserSession.start("upgrade", {
+      const s = await UserSession.start("upgrade", {
         pathFirst: inject("enginePath"),
         source: program.source,
         ...(program.pins === undefined ? {} : { pins: program.pins }),
         ...(release === undefined ? {} : { env: release.env }),
       });
-      const s = session;
+      onTestFinished(() => s.dispose());
 
-      const key = await storyStep("the server's data restored, the program as recorded", async () => {
-        await s.mustSh("mkdir -p .data");
-        await copyFile(join(fixture, "server.db"), join(s.project, ".data", "server.db"));
-        if (program.downloadsPlugin === true) await nameRecordedVersion(s.project, version);
-        // The installed tree is the seeded one: no `npm install`.
-        await s.mustSh(
-          `export KEY=$(node_modules/.bin/notification-handlers-server keys create --db .data/server.db --user ${UPGRADE_FIXTURE.user})`,
-        );
-        await s.step({
-          intro: "",
-          code: "node_modules/.bin/notification-handlers-server serve --port 8080 --db .data/server.db &\n",
-        });
-        return s.variable("KEY");
-      });
-      client = new NotificationHandlersClient({ baseURL: s.url!, apiKey: key, maxRetries: 0 });
-      const api = client;
+      const { key, client: api } = await storyStep(
+        "the server's data restored, the program as recorded",
+        async () => {
+          await s.mustSh("mkdir -p .data");
+          await copyFile(join(fixture, "server.db"), join(s.project, ".data", "server.db"));
+          if (program.downloadsPlugin === true) await nameRecordedVersion(s.project, version);
+          // The installed tree is the seeded one: no `npm install`.
+          await s.mustSh(
+            `export KEY=$(node_modules/.bin/notification-handlers-server keys create --db .data/server.db --user ${UPGRADE_FIXTURE.user})`,
+          );
+          await s.step({
+            intro: "",
+            code: "node_modules/.bin/notification-handlers-server serve --port 8080 --db .data/server.db &\n",
+          });
+          return s.account();
+        },
+      );
 
       await storyStep("the stack restored, previewed with no change", async () => {
         expect(await listAll(api)).toHaveLength(handlers);

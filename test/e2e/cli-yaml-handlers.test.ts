@@ -7,35 +7,21 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { storyStep } from "../support/story-step";
-import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
+import { listAll, startExample } from "../support/engine/user-path";
 
 const WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
 const BROKEN_WEBHOOK = "https://hooks.slack.com/services/T000/B000/SEARCH"; // written in a broken file
 
 describe("examples/yaml-handlers, run as its README says with the Pulumi CLI", () => {
-  let session: UserSession | undefined;
-  let client: NotificationHandlersClient | undefined;
-
-  afterAll(async () => {
-    await client?.close();
-    await session?.dispose();
-  });
-
   // One story: each step acts on the stack the steps before it left.
   it("brings up two files, reviews a teammate's change, refuses a broken file, takes the fix, repairs drift, and destroys", async () => {
-    const steps = await runItSteps("yaml-handlers");
-    expect(steps).toHaveLength(6);
-    session = await UserSession.start("yaml-handlers", { pathFirst: inject("enginePath") });
-    const s = session;
+    const { session: s, steps } = await startExample("yaml-handlers", 6);
     await s.step(steps[0]!);
-    const key = await s.variable("KEY");
-    client = new NotificationHandlersClient({ baseURL: s.url!, apiKey: key, maxRetries: 0 });
-    const api = client;
+    const { key, client: api } = await s.account();
     const byName = async (): Promise<Map<string, NotificationHandlerRecord>> =>
       new Map((await listAll(api)).map((h) => [h.name, h]));
 

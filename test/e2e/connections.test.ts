@@ -10,11 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import {
   type TestServer,
-  type TestStack,
-  createStack,
   nativeRequire,
   pkg,
   providerConfig,
+  stackForTest,
   startServer,
 } from "../support/engine/stacks";
 import { storyStep } from "../support/story-step";
@@ -33,7 +32,6 @@ describe("one stack, two sites", () => {
   let rotatedKey = "";
   /** The ids of the handlers made by hand before the tests. */
   let seeded = { stagingExisting: 0, manual1: 0, manual2: 0, productionExisting: 0 };
-  const stacks: TestStack[] = [];
 
   /** A site's connection from the program's stack config: `<site>Url`, and `<site>Key` as a secret. */
   const siteFromConfig = (site: string): { baseUrl: string; apiKey: PulumiModule.Output<string> } => {
@@ -63,7 +61,6 @@ describe("one stack, two sites", () => {
   });
 
   afterAll(async () => {
-    for (const s of stacks) await s.dispose();
     await staging?.close();
     await production?.close();
   });
@@ -74,7 +71,7 @@ describe("one stack, two sites", () => {
     const program = { moveHookToProduction: false };
     const { NotificationHandler, getNotificationHandlersOutput } = pkg();
     const pulumi = nativeRequire("@pulumi/pulumi") as typeof PulumiModule;
-    const s = await createStack({
+    const s = await stackForTest({
       // The provider's configuration is the staging site; production is an explicit connection.
       config: {
         ...providerConfig(staging.url, stagingKey),
@@ -121,7 +118,6 @@ describe("one stack, two sites", () => {
         });
       },
     });
-    stacks.push(s);
 
     /**
      * Checks the state file: `connections` is how many connections it records, encrypted (the three
@@ -210,7 +206,7 @@ describe("one stack, two sites", () => {
     const { NotificationHandler } = pkg();
     const id = seeded.stagingExisting;
     expect(id).toBe(seeded.manual1); // both sites number their handlers from 1
-    const reader = await createStack({
+    const reader = await stackForTest({
       config: {
         ...providerConfig(staging.url, stagingKey),
         productionUrl: production.url,
@@ -223,7 +219,6 @@ describe("one stack, two sites", () => {
         return Promise.resolve({ there: there.name, here: here.name });
       },
     });
-    stacks.push(reader);
     const before = await names(production, rotatedKey);
     expect(before).toContain("Manual 1");
     const up = await reader.up();

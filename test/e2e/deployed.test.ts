@@ -3,30 +3,9 @@
  * updates fail plainly and leave state that agrees with the API; the replace strategy works around
  * them; pending email handlers; values the server cleans never show a diff twice.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import type { EmulatedVersion } from "../../server";
-import {
-  createStack,
-  pkg,
-  providerConfig,
-  startServer,
-  type TestServer,
-  type TestStack,
-} from "../support/engine/stacks";
-
-const servers: TestServer[] = [];
-const stacks: TestStack[] = [];
-afterAll(async () => {
-  for (const s of stacks) await s.dispose();
-  for (const s of servers) await s.close();
-});
-
-async function serverFor(emulate?: EmulatedVersion): Promise<TestServer> {
-  const server = await startServer(emulate === undefined ? {} : { emulate });
-  servers.push(server);
-  return server;
-}
+import { pkg, providerConfig, serverForTest, stackForTest, type TestStack } from "../support/engine/stacks";
 
 interface StateResource {
   urn: string;
@@ -53,18 +32,17 @@ describe.each([
   },
 ])("a defective update of an emulated $version instance", ({ version, defect }) => {
   it("fails the up naming the handler, the defect and the way out; the state agrees with the API; replace repairs it", async () => {
-    const server = await serverFor(version);
+    const server = await serverForTest({ emulate: version });
     const key = await server.newKey();
     const { NotificationHandler } = pkg();
     let name = "Ops";
-    const s = await createStack({
+    const s = await stackForTest({
       config: providerConfig(server.url, key), // the default strategy: in place
       program: () => {
         const h = new NotificationHandler("ops", { type: "email", name, email: "ops@example.com" });
         return Promise.resolve({ id: h.handlerId });
       },
     });
-    stacks.push(s);
     const id = (await s.up()).outputs.id?.value as number;
 
     name = "Ops team";
@@ -107,17 +85,16 @@ describe.each([
 
 describe("an email handler waiting for confirmation (emulated 2026)", () => {
   it("counts as enabled with no diff, and an output tells that it is pending", async () => {
-    const server = await serverFor("2026");
+    const server = await serverForTest({ emulate: "2026" });
     const key = await server.newKey();
     const { NotificationHandler } = pkg();
-    const s = await createStack({
+    const s = await stackForTest({
       config: providerConfig(server.url, key, "replace"),
       program: () => {
         const h = new NotificationHandler("ops", { type: "email", email: "ops@example.com" });
         return Promise.resolve({ pending: h.pendingConfirmation, enabled: h.isEnabled });
       },
     });
-    stacks.push(s);
     const up = await s.up();
     expect(up.outputs.pending?.value).toBe(true);
     expect(up.outputs.enabled?.value).toBe(true);
@@ -133,12 +110,12 @@ describe.each([
   { name: "an emulated 2026 instance", emulate: "2026" as const, strategy: "replace" as const },
 ])("values the server cleans, against $name", ({ emulate, strategy }) => {
   it("show no diff on the second up: quotes, tags, &, long text and a + phone number", async () => {
-    const server = await serverFor(emulate);
+    const server = await serverForTest({ emulate });
     const key = await server.newKey();
     const { NotificationHandler } = pkg();
     // 110 characters with quotes: as entities (&#34; is 5 characters) it passes 128 and is cut.
     const longName = `On-call "primary" & 'backup' <b>rotation</b> ${'"x"'.repeat(20)}`.slice(0, 110);
-    const s = await createStack({
+    const s = await stackForTest({
       config: providerConfig(server.url, key, strategy),
       program: () => {
         new NotificationHandler("long", { type: "internal_notification", name: longName });
@@ -163,7 +140,6 @@ describe.each([
         return Promise.resolve({});
       },
     });
-    stacks.push(s);
     expect((await s.up()).summary.resourceChanges).toMatchObject({ create: 5 });
     const second = await s.up();
     expect(second.summary.resourceChanges).toMatchObject({ same: 5 });

@@ -6,33 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ALL_FIELDS } from "../../sdk/client/catalog";
-import {
-  createStack,
-  pkg,
-  providerConfig,
-  startServer,
-  type TestServer,
-  type TestStack,
-} from "../support/engine/stacks";
+import { pkg, providerConfig, stackForTest, startServer, type TestServer } from "../support/engine/stacks";
 
 const SECRET_PROPERTIES = new Set(ALL_FIELDS.filter((f) => f.secret).map((f) => f.property));
 
 let server: TestServer;
-const stacks: TestStack[] = [];
 
 beforeAll(async () => {
   server = await startServer();
 });
-afterAll(async () => {
-  for (const s of stacks) await s.dispose();
-  await server.close();
-});
-
-async function track(s: Promise<TestStack>): Promise<TestStack> {
-  const stack = await s;
-  stacks.push(stack);
-  return stack;
-}
+afterAll(() => server.close());
 
 function resourcesIn(state: string): string[] {
   const parsed = JSON.parse(state) as { checkpoint: { latest?: { resources?: { type: string }[] } } };
@@ -64,15 +47,13 @@ describe("invalid inputs", () => {
     async ({ args, expected }) => {
       const key = await server.newKey();
       const { NotificationHandler } = pkg();
-      const s = await track(
-        createStack({
-          config: providerConfig(server.url, key),
-          program: () => {
-            new NotificationHandler("bad", args as never);
-            return Promise.resolve({});
-          },
-        }),
-      );
+      const s = await stackForTest({
+        config: providerConfig(server.url, key),
+        program: () => {
+          new NotificationHandler("bad", args as never);
+          return Promise.resolve({});
+        },
+      });
       const mark = server.served.length;
       const error = await s.preview().then(
         () => undefined,
@@ -97,15 +78,13 @@ describe("invalid inputs", () => {
 describe("configuration errors", () => {
   it("a missing API key fails the preview saying how to set it, and nothing is created", async () => {
     const { NotificationHandler } = pkg();
-    const s = await track(
-      createStack({
-        config: { "notification-handlers:baseUrl": server.url },
-        program: () => {
-          new NotificationHandler("h", { type: "internal_notification" });
-          return Promise.resolve({});
-        },
-      }),
-    );
+    const s = await stackForTest({
+      config: { "notification-handlers:baseUrl": server.url },
+      program: () => {
+        new NotificationHandler("h", { type: "internal_notification" });
+        return Promise.resolve({});
+      },
+    });
     const mark = server.served.length;
     const error = await s.up().then(
       () => undefined,
@@ -122,16 +101,14 @@ describe("configuration errors", () => {
     const gone = await startServer();
     const url = gone.url;
     await gone.close();
-    const s = await track(
-      createStack({
-        // One retry, not the default six: the error is the same, without 20 s of backoff.
-        config: { ...providerConfig(url, "any-key"), "notification-handlers:maxRetries": "1" },
-        program: () => {
-          new NotificationHandler("h", { type: "internal_notification" });
-          return Promise.resolve({});
-        },
-      }),
-    );
+    const s = await stackForTest({
+      // One retry, not the default six: the error is the same, without 20 s of backoff.
+      config: { ...providerConfig(url, "any-key"), "notification-handlers:maxRetries": "1" },
+      program: () => {
+        new NotificationHandler("h", { type: "internal_notification" });
+        return Promise.resolve({});
+      },
+    });
     const error = await s.up().then(
       () => undefined,
       (e: unknown) => e as Error,
@@ -157,29 +134,27 @@ describe("secrets", () => {
       ],
       webhook: "https://example.com/hooks/webhook-secret-path",
     };
-    const s = await track(
-      createStack({
-        config: providerConfig(server.url, key),
-        program: () => {
-          // Passed as plain strings: the resource makes them secret itself.
-          new NotificationHandler("slack", { type: "slack", slack: secrets.slack });
-          new NotificationHandler("telegram", {
-            type: "telegram",
-            telegram: secrets.telegram,
-            telegramChatId: "-1001",
-          });
-          new NotificationHandler("x", {
-            type: "x",
-            xConsumerKey: secrets.x[0] ?? "",
-            xConsumerSecret: secrets.x[1] ?? "",
-            xAccessToken: secrets.x[2] ?? "",
-            xAccessTokenSecret: secrets.x[3] ?? "",
-          });
-          new NotificationHandler("webhook", { type: "webhook", webhook: secrets.webhook });
-          return Promise.resolve({});
-        },
-      }),
-    );
+    const s = await stackForTest({
+      config: providerConfig(server.url, key),
+      program: () => {
+        // Passed as plain strings: the resource makes them secret itself.
+        new NotificationHandler("slack", { type: "slack", slack: secrets.slack });
+        new NotificationHandler("telegram", {
+          type: "telegram",
+          telegram: secrets.telegram,
+          telegramChatId: "-1001",
+        });
+        new NotificationHandler("x", {
+          type: "x",
+          xConsumerKey: secrets.x[0] ?? "",
+          xConsumerSecret: secrets.x[1] ?? "",
+          xAccessToken: secrets.x[2] ?? "",
+          xAccessTokenSecret: secrets.x[3] ?? "",
+        });
+        new NotificationHandler("webhook", { type: "webhook", webhook: secrets.webhook });
+        return Promise.resolve({});
+      },
+    });
     await s.up();
     expect(await server.handlers(key)).toHaveLength(4);
     const state = await s.exportState();
@@ -204,15 +179,13 @@ describe("a create whose read-back fails", () => {
     try {
       const key = await flaky.newKey();
       const { NotificationHandler } = pkg();
-      const s = await track(
-        createStack({
-          config: { ...providerConfig(flaky.url, key), "notification-handlers:maxRetries": "1" },
-          program: () => {
-            const h = new NotificationHandler("h", { type: "internal_notification", name: "Inbox" });
-            return Promise.resolve({ id: h.handlerId });
-          },
-        }),
-      );
+      const s = await stackForTest({
+        config: { ...providerConfig(flaky.url, key), "notification-handlers:maxRetries": "1" },
+        program: () => {
+          const h = new NotificationHandler("h", { type: "internal_notification", name: "Inbox" });
+          return Promise.resolve({ id: h.handlerId });
+        },
+      });
       const error = await s.up().then(
         () => undefined,
         (e: unknown) => e as Error,

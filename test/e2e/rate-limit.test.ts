@@ -5,32 +5,19 @@
  * so (answers do not say), so the test waits seconds, not minutes; the real figures at 60 a minute
  * are the benchmark's (`npm run bench:engine -- --rate-limited`).
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import {
-  type TestServer,
-  type TestStack,
-  createStack,
-  pkg,
-  providerConfig,
-  startServer,
-} from "../support/engine/stacks";
+import { pkg, providerConfig, serverForTest, stackForTest } from "../support/engine/stacks";
 
 const WINDOW_MS = 2_000;
-let server: TestServer | undefined;
-let stack: TestStack | undefined;
-afterAll(async () => {
-  await stack?.dispose();
-  await server?.close();
-});
 
 describe("an emulated rate limit, several windows' worth of requests", () => {
   it("an up of 30 handlers finishes with no error reaching the user", async () => {
-    server = await startServer({ emulate: "2026", rateLimit: 10, rateLimitWindowMs: WINDOW_MS });
+    const server = await serverForTest({ emulate: "2026", rateLimit: 10, rateLimitWindowMs: WINDOW_MS });
     const key = await server.newKey();
     const { NotificationHandler } = pkg();
     const N = 30;
-    stack = await createStack({
+    const stack = await stackForTest({
       config: providerConfig(server.url, key, "replace"),
       env: { NOTIFICATION_HANDLERS_RATE_LIMIT_WINDOW_MS: String(WINDOW_MS) },
       program: () => {

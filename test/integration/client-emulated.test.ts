@@ -3,7 +3,7 @@
  * (`buildApp({ emulate })`, docs/api.md#deployed): the real `NotificationHandlersClient` over HTTP,
  * through create, retrieve, list (every page), update (never trusted), delete and the error classes.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   AuthenticationError,
   NotificationHandlersClient,
@@ -15,16 +15,9 @@ import {
 } from "../../sdk/client";
 import type { BuildAppOptions, EmulatedVersion } from "../../server";
 import { virtualClock } from "../support/servers/scripted-server";
-import { type TestServer, startServer } from "../support/servers/server-under-test";
+import { type TestServer, serverForTest } from "../support/servers/server-under-test";
 
 const VERSIONS = ["2023", "2025", "2026"] as const;
-
-const servers: TestServer[] = [];
-const clients: NotificationHandlersClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 
 interface Setup {
   server: TestServer;
@@ -36,11 +29,10 @@ async function setup(
   version: EmulatedVersion,
   options: Omit<BuildAppOptions, "repository" | "db" | "emulate"> = {},
 ): Promise<Setup> {
-  const server = await startServer({ emulate: version, ...options });
-  servers.push(server);
+  const server = await serverForTest({ emulate: version, ...options });
   const key = await server.key("alice");
   const client = new NotificationHandlersClient({ baseURL: server.url, apiKey: key, maxRetries: 0 });
-  clients.push(client);
+  onTestFinished(() => client.close());
   return { server, key, client };
 }
 
@@ -266,7 +258,7 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
       baseURL: server.url,
       apiKey: "nhk_0000000000000000_x",
     });
-    clients.push(stranger);
+    onTestFinished(() => stranger.close());
     expect(await failure(stranger.notificationHandlers.list())).toBeInstanceOf(AuthenticationError);
     expect(await failure(client.notificationHandlers.retrieve(999))).toBeInstanceOf(NotFoundError);
   });
@@ -294,7 +286,7 @@ describe.each(VERSIONS)("the client against an emulated %s instance", (version) 
       sleep: clock.sleep,
       now: clock.now,
     });
-    clients.push(client);
+    onTestFinished(() => client.close());
     // docs/api.md#deployed-rate-limit: the 61st request must wait for the next window.
     const { id } = await client.notificationHandlers.create({ name: "n", type: "internal_notification" });
     let read = 0;

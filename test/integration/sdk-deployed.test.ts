@@ -1,27 +1,17 @@
 /** Each deviation of deployed instances (docs/api.md#deployed) read correctly, from scripted servers. */
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { NotificationHandlersClient, UnexpectedResponseError } from "../../sdk/client";
 import {
   handler,
   json,
-  startScriptedServer,
+  scriptedServerForTest,
   virtualClock,
   type ScriptHandler,
-  type ScriptedServer,
 } from "../support/servers/scripted-server";
 
-const servers: ScriptedServer[] = [];
-const clients: NotificationHandlersClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
 async function setup(script: ScriptHandler) {
-  const server = await startScriptedServer(script);
-  servers.push(server);
+  const server = await scriptedServerForTest(script);
   const clock = virtualClock();
   const client = new NotificationHandlersClient({
     baseURL: server.url,
@@ -29,7 +19,7 @@ async function setup(script: ScriptHandler) {
     sleep: clock.sleep,
     now: clock.now,
   });
-  clients.push(client);
+  onTestFinished(() => client.close());
   return { server, client };
 }
 

@@ -3,26 +3,17 @@
  * server: docs/api.md#rate-limit) that reads the same virtual clock as the client: nothing really waits.
  */
 
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { NotificationHandlersClient, RateLimitError } from "../../sdk/client";
 import {
   apiError,
   handler,
   json,
   scheduledClock,
-  startScriptedServer,
+  scriptedServerForTest,
   virtualClock,
-  type ScriptedServer,
   type VirtualClock,
 } from "../support/servers/scripted-server";
-
-const servers: ScriptedServer[] = [];
-const clients: NotificationHandlersClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 
 interface LimiterOptions {
   limit: number;
@@ -41,7 +32,7 @@ async function limitedServer(clock: VirtualClock, options: LimiterOptions) {
   let count = options.spent ?? 0;
   if (count > 0) windowStart = clock.now();
   let rejected = 0;
-  const server = await startScriptedServer((_call, res) => {
+  const server = await scriptedServerForTest((_call, res) => {
     const now = clock.now();
     if (options.admin) return json(res, 200, { data: handler(1) });
     if (windowStart === undefined || now - windowStart >= options.windowMs) {
@@ -73,7 +64,6 @@ async function limitedServer(clock: VirtualClock, options: LimiterOptions) {
       },
     );
   });
-  servers.push(server);
   return { server, rejected: () => rejected };
 }
 
@@ -85,7 +75,7 @@ function clientFor(url: string, clock: VirtualClock, maxRetries = 2): Notificati
     now: clock.now,
     maxRetries,
   });
-  clients.push(client);
+  onTestFinished(() => client.close());
   return client;
 }
 
@@ -172,7 +162,7 @@ describe("rate-limit pacing", () => {
       maxRetries: 0,
       rateLimitWindowMs: 10_000,
     });
-    clients.push(client);
+    onTestFinished(() => client.close());
     for (let i = 0; i < 23; i++) await client.notificationHandlers.retrieve(1);
     expect(rejected()).toBe(0);
     expect(client.stats.pacedMs).toBe(4 * 11_000);

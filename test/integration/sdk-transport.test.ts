@@ -1,7 +1,5 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -18,27 +16,13 @@ import {
   formFields,
   handler,
   json,
-  startScriptedServer,
+  scriptedServerForTest,
   virtualClock,
-  type ScriptHandler,
   type ScriptedServer,
 } from "../support/servers/scripted-server";
+import { closedPort } from "../support/servers/server-under-test";
 
 const KEY = "nh_secret_3c1f0b9e8d7a6b5c4d3e2f1a";
-
-const servers: ScriptedServer[] = [];
-const clients: NotificationHandlersClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(script: ScriptHandler): Promise<ScriptedServer> {
-  const server = await startScriptedServer(script);
-  servers.push(server);
-  return server;
-}
 
 function clientFor(baseURL: string, options: Partial<ClientOptions> = {}) {
   const clock = virtualClock();
@@ -58,22 +42,13 @@ function clientFor(baseURL: string, options: Partial<ClientOptions> = {}) {
     },
     ...options,
   });
-  clients.push(client);
+  onTestFinished(() => client.close());
   return { client, sleeps, logs };
-}
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe("requests", () => {
   it("sends the Bearer key and multipart forms under a base-URL prefix (no trailing slash)", async () => {
-    const server = await serve((call, res) => {
+    const server = await scriptedServerForTest((call, res) => {
       if (call.method === "POST") json(res, 201, { data: { id: 9 } });
       else json(res, 200, { data: handler(9) });
     });
@@ -110,7 +85,7 @@ describe("requests", () => {
   });
 
   it("writes the request line as URL resolution would: encoded prefix, id, form-encoded query", async () => {
-    const server = await serve((call, res) => {
+    const server = await scriptedServerForTest((call, res) => {
       if (call.url.includes("?")) json(res, 200, { data: [], meta: { total: 0 } });
       else json(res, 404, { errors: [{ title: "Not found" }] });
     });
@@ -125,7 +100,7 @@ describe("requests", () => {
   });
 
   it("reuses one keep-alive connection for sequential calls", async () => {
-    const server = await serve((_call, res) => json(res, 200, { data: handler(1) }));
+    const server = await scriptedServerForTest((_call, res) => json(res, 200, { data: handler(1) }));
     const { client } = clientFor(`${server.url}/`);
     for (let i = 0; i < 10; i++) await client.notificationHandlers.retrieve(1);
     // undici's pool may open a second socket while the first is finishing its answer; never one per call.
@@ -135,7 +110,9 @@ describe("requests", () => {
 
 describe("data", () => {
   it("returns a success's data untouched even when it contains the key's text (a short key)", async () => {
-    const server = await serve((_call, res) => json(res, 200, { data: handler(1, { name: "kkk links k" }) }));
+    const server = await scriptedServerForTest((_call, res) =>
+      json(res, 200, { data: handler(1, { name: "kkk links k" }) }),
+    );
     const { client } = clientFor(server.url, { apiKey: "k" });
     expect((await client.notificationHandlers.retrieve(1)).name).toBe("kkk links k");
   });
@@ -143,7 +120,7 @@ describe("data", () => {
 
 describe("retries", () => {
   it("retries a read through a connection reset, then a 500, to the 200", async () => {
-    const server = await serve((call, res, req) => {
+    const server = await scriptedServerForTest((call, res, req) => {
       if (call.n === 1) req.socket.destroy();
       else if (call.n === 2) apiError(res, 500, "The server encountered an internal error.");
       else json(res, 200, { data: handler(3) });
@@ -158,7 +135,7 @@ describe("retries", () => {
   });
 
   it("applies jitter: up to a quarter less than the exponential delay", async () => {
-    const server = await serve((call, res) =>
+    const server = await scriptedServerForTest((call, res) =>
       call.n === 1 ? apiError(res, 503, "Busy.") : json(res, 200, { data: handler(1) }),
     );
     const { client, sleeps } = clientFor(server.url, { random: () => 0.999 });
@@ -167,7 +144,7 @@ describe("retries", () => {
   });
 
   it("honours Retry-After on a 503", async () => {
-    const server = await serve((call, res) =>
+    const server = await scriptedServerForTest((call, res) =>
       call.n === 1
         ? apiError(res, 503, "Busy.", { headers: { "retry-after": "7" } })
         : json(res, 200, { data: handler(1) }),
@@ -178,7 +155,7 @@ describe("retries", () => {
   });
 
   it("gives up after maxRetries with the last error", async () => {
-    const server = await serve((_call, res) =>
+    const server = await scriptedServerForTest((_call, res) =>
       apiError(res, 500, "The server encountered an internal error."),
     );
     const { client } = clientFor(server.url, { maxRetries: 3 });
@@ -194,7 +171,7 @@ describe("retries", () => {
   });
 
   it("does not retry a 4xx", async () => {
-    const server = await serve((_call, res) =>
+    const server = await scriptedServerForTest((_call, res) =>
       apiError(res, 404, "The resource you are looking for does not exist."),
     );
     const { client } = clientFor(server.url);
@@ -203,7 +180,7 @@ describe("retries", () => {
   });
 
   it("retries an update (idempotent in effect) after a connection reset", async () => {
-    const server = await serve((call, res, req) =>
+    const server = await scriptedServerForTest((call, res, req) =>
       call.n === 1 ? req.socket.destroy() : json(res, 200, { data: { id: 4 } }),
     );
     const { client } = clientFor(server.url);
@@ -212,7 +189,7 @@ describe("retries", () => {
   });
 
   it("a delete whose first attempt may have succeeded treats the retry's 404 as done", async () => {
-    const server = await serve((call, res, req) =>
+    const server = await scriptedServerForTest((call, res, req) =>
       call.n === 1
         ? req.socket.destroy()
         : apiError(res, 404, "The resource you are looking for does not exist."),
@@ -223,7 +200,7 @@ describe("retries", () => {
   });
 
   it("a delete of a missing handler on the first attempt is a NotFoundError", async () => {
-    const server = await serve((_call, res) =>
+    const server = await scriptedServerForTest((_call, res) =>
       apiError(res, 404, "The resource you are looking for does not exist."),
     );
     const { client } = clientFor(server.url);
@@ -247,7 +224,7 @@ describe("connection failures", () => {
   });
 
   it("times out a server that never answers (APIConnectionTimeoutError), and retries a read", async () => {
-    const server = await serve(() => undefined); // never answers
+    const server = await scriptedServerForTest(() => undefined); // never answers
     const { client } = clientFor(server.url, { timeout: 150, maxRetries: 1 });
     const err = await client.notificationHandlers.retrieve(1).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APIConnectionTimeoutError);
@@ -256,7 +233,7 @@ describe("connection failures", () => {
   });
 
   it("times out a server that stalls in the middle of the body", async () => {
-    const server = await serve((_call, res) => {
+    const server = await scriptedServerForTest((_call, res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
       res.write('{"data":');
     });
@@ -265,7 +242,7 @@ describe("connection failures", () => {
   });
 
   it("per-call options override timeout and maxRetries", async () => {
-    const server = await serve(() => undefined);
+    const server = await scriptedServerForTest(() => undefined);
     const { client } = clientFor(server.url, { timeout: 10_000, maxRetries: 5 });
     await expect(
       client.notificationHandlers.retrieve(1, { timeout: 100, maxRetries: 0 }),
@@ -276,7 +253,7 @@ describe("connection failures", () => {
 
 describe("creates are never sent twice", () => {
   it("a reset after the request was sent is CreateOutcomeUnknownError, and the server saw one request", async () => {
-    const server = await serve((_call, _res, req) => req.socket.destroy());
+    const server = await scriptedServerForTest((_call, _res, req) => req.socket.destroy());
     const { client } = clientFor(server.url, { maxRetries: 5 });
     const err = await client.notificationHandlers
       .create({ name: "Ops", type: "email", email: "ops@example.com" })
@@ -292,7 +269,7 @@ describe("creates are never sent twice", () => {
   });
 
   it("a create that times out is CreateOutcomeUnknownError, sent once", async () => {
-    const server = await serve(() => undefined);
+    const server = await scriptedServerForTest(() => undefined);
     const { client } = clientFor(server.url, { timeout: 150, maxRetries: 5 });
     const err = await client.notificationHandlers
       .create({ name: "Ops", type: "internal_notification" })
@@ -303,7 +280,7 @@ describe("creates are never sent twice", () => {
   });
 
   it("a create answered 500 is not retried (it may have been stored)", async () => {
-    const server = await serve((_call, res) =>
+    const server = await scriptedServerForTest((_call, res) =>
       apiError(res, 500, "The server encountered an internal error."),
     );
     const { client } = clientFor(server.url, { maxRetries: 5 });
@@ -314,7 +291,7 @@ describe("creates are never sent twice", () => {
   });
 
   it("a create answered 429 is retried after the reset (the server did nothing)", async () => {
-    const server = await serve((call, res) =>
+    const server = await scriptedServerForTest((call, res) =>
       call.n === 1
         ? apiError(res, 429, "You reached the limit of requests in one minute, please wait.", {
             headers: { "x-ratelimit-limit": "60", "x-ratelimit-reset": "12" },
@@ -336,7 +313,7 @@ describe("creates are never sent twice", () => {
     const { client } = clientFor(`http://127.0.0.1:${port}`, {
       // Start the server on that port while the client backs off.
       sleep: async () => {
-        server ??= await startScriptedServerOn(port, (_call, res) => json(res, 201, { data: { id: 77 } }));
+        server ??= await scriptedServerForTest((_call, res) => json(res, 201, { data: { id: 77 } }), port);
       },
     });
     const created = await client.notificationHandlers.create({ name: "Ops", type: "internal_notification" });
@@ -346,43 +323,9 @@ describe("creates are never sent twice", () => {
   });
 });
 
-/** Like startScriptedServer, on a given port. */
-async function startScriptedServerOn(port: number, script: ScriptHandler): Promise<ScriptedServer> {
-  const calls: ScriptedServer["calls"] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const call = {
-        n: calls.length + 1,
-        method: req.method ?? "",
-        url: req.url ?? "",
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString("utf8"),
-        remotePort: req.socket.remotePort,
-      };
-      calls.push(call);
-      void script(call, res, req);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  const scripted: ScriptedServer = {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    calls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  servers.push(scripted);
-  return scripted;
-}
-
 describe("the API key never leaks", () => {
   it("is absent from every error's message, stack, JSON and inspection, and from the logs", async () => {
-    const server = await serve((call, res, req) => {
+    const server = await scriptedServerForTest((call, res, req) => {
       const path = call.url;
       if (path.endsWith("/1"))
         apiError(res, 401, "You do not have access to the API.", { detail: `Unknown key ${KEY}` });
@@ -394,7 +337,7 @@ describe("the API key never leaks", () => {
       else json(res, 200, {});
     });
     const { client, logs } = clientFor(server.url, { maxRetries: 1 });
-    const hanging = await serve(() => undefined);
+    const hanging = await scriptedServerForTest(() => undefined);
     const { client: slow, logs: slowLogs } = clientFor(hanging.url, { timeout: 100, maxRetries: 0 });
     const refused = clientFor(`http://127.0.0.1:${await closedPort()}`, { maxRetries: 0 });
 

@@ -6,39 +6,28 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CLI,
   type CliProcess,
   call,
   closedPort,
   runCli,
-  startCli,
+  startCliForTest,
 } from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 
 let dir: string;
-const running: CliProcess[] = [];
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first`);
   dir = mkdtempSync(join(tmpdir(), "nh-cli-"));
 });
-afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    if (cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill("SIGKILL");
-      await cli.exited;
-    }
-  }
-});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function serve(args: readonly string[], cwd?: string, env?: Record<string, string>): CliProcess {
-  const cli = startCli(["serve", "--port", "0", ...args], cwd, env);
-  running.push(cli);
-  return cli;
+  return startCliForTest(["serve", "--port", "0", ...args], { cwd, env });
 }
 
 async function urlOf(cli: CliProcess): Promise<string> {
@@ -172,16 +161,17 @@ describe("configuration from the environment", () => {
   it("reads every option from its variable", async () => {
     const db = join(dir, "env.db");
     const key = await newKey(db);
-    const cli = startCli(["serve"], undefined, {
-      HOST: "127.0.0.1",
-      PORT: "0",
-      DATABASE_URL: db,
-      PUBLIC_URL: "https://env.example.com",
-      RATE_LIMIT: "3",
-      REQUEST_TIMEOUT: "0.5",
-      LOG_LEVEL: "warn",
+    const cli = startCliForTest(["serve"], {
+      env: {
+        HOST: "127.0.0.1",
+        PORT: "0",
+        DATABASE_URL: db,
+        PUBLIC_URL: "https://env.example.com",
+        RATE_LIMIT: "3",
+        REQUEST_TIMEOUT: "0.5",
+        LOG_LEVEL: "warn",
+      },
     });
-    running.push(cli);
     const url = await urlOf(cli);
     const first = await call(url, "GET", PATH, { key });
     expect(first.headers.get("x-ratelimit-limit")).toBe("3");

@@ -2,21 +2,16 @@
  * `--emulate`: the handler as deployed instances show it in reads and lists, each pinned to the
  * item of docs/api.md#deployed ("Reads") it reproduces.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EmulatedVersion } from "../../server";
-import { type TestServer, startServer } from "../support/servers/server-under-test";
+import { type TestServer, serverForTest } from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 const VERSIONS = ["2023", "2025", "2026"] as const;
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
+/** A server of the deployed version for the running test, and a key of it. */
 async function start(version: EmulatedVersion): Promise<{ server: TestServer; key: string }> {
-  server = await startServer({ emulate: version });
+  const server = await serverForTest({ emulate: version });
   return { server, key: await server.key("alice") };
 }
 

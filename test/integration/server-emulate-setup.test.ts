@@ -7,28 +7,19 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuildAppOptions, buildApp } from "../../server";
 import { MIGRATIONS, SCHEMA_VERSION, openSqliteRepository } from "../../server/repository-sqlite";
-import { CLI, type CliProcess, call, runCli, startCli } from "../support/servers/server-under-test";
+import { CLI, call, runCli, startCliForTest } from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
 const NOW = "2024-01-01 00:00:00";
 
 let dir: string;
-const running: CliProcess[] = [];
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first`);
   dir = mkdtempSync(join(tmpdir(), "nh-emulate-"));
-});
-afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    if (cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill("SIGTERM");
-      await cli.exited;
-    }
-  }
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -51,8 +42,7 @@ async function newKey(db: string, ...extra: string[]): Promise<string> {
 }
 
 async function serve(args: readonly string[]): Promise<string> {
-  const cli = startCli(["serve", "--port", "0", ...args]);
-  running.push(cli);
+  const cli = startCliForTest(["serve", "--port", "0", ...args], { stop: "SIGTERM" });
   const line = await cli.firstLine;
   const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
   expect(match, line).not.toBeNull();

@@ -4,7 +4,7 @@
  * A change that adds a round trip to a request fails here. Runs in the integration-postgres project.
  */
 import type { FastifyInstance } from "fastify";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { type HandlerRecord, type Repository, buildApp } from "../../server";
 import type { HandlerData } from "../../server/repository";
 import { openRepository } from "../../server/open-repository";
@@ -13,12 +13,6 @@ import { type Answer, call, createTestDatabase, manualClock } from "../support/s
 
 const PATH = "/api/notification-handlers";
 const NOW = "2024-01-01 00:00:00";
-
-/** Everything a test opened, closed after it. */
-const opened: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close();
-});
 
 interface Setup {
   wire: WireCounter;
@@ -31,16 +25,16 @@ interface Setup {
 /** A fresh database behind a wire counter, and a store that reaches it through the counter. */
 async function setUp(): Promise<Setup> {
   const wire = await startWireCounter(await createTestDatabase());
-  opened.push(() => wire.close());
+  onTestFinished(() => wire.close());
   const repository = await openRepository(wire.url);
-  opened.push(() => repository.close());
+  onTestFinished(() => repository.close());
   const clock = manualClock();
   return {
     wire,
     repository,
     serve: async (options = {}) => {
       const app: FastifyInstance = buildApp({ repository, now: clock.now, ...options });
-      opened.push(() => app.close());
+      onTestFinished(() => app.close());
       await app.listen({ host: "127.0.0.1", port: 0 });
       const address = app.server.address();
       if (address === null || typeof address === "string") throw new Error("no TCP address");

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { type EmulatedVersion, type Repository, buildApp } from "../../server";
 import { POSTGRES_SCHEMA_VERSION } from "../../server/repository-postgres";
 import { openRepository } from "../../server/open-repository";
@@ -23,15 +23,9 @@ import {
 const PATH = "/api/notification-handlers";
 const NOW = "2024-01-01 00:00:00";
 
-/** Everything a test opened, closed after it. */
-const opened: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close();
-});
-
 async function open(url: string): Promise<Repository> {
   const repository = await openRepository(url);
-  opened.push(() => repository.close());
+  onTestFinished(() => repository.close());
   return repository;
 }
 
@@ -66,7 +60,7 @@ async function startInstances(
       now: options.now,
       ...(options.emulate === undefined ? {} : { emulate: options.emulate }),
     });
-    opened.push(() => app.close());
+    onTestFinished(() => app.close());
     await app.listen({ host: "127.0.0.1", port: 0 });
     const address = app.server.address();
     if (address === null || typeof address === "string") throw new Error("no TCP address");
@@ -200,7 +194,7 @@ describe("the command line with a PostgreSQL URL", () => {
     const server: CliProcess = startCli(["serve", "--port", "0", "--log-level", "info"], undefined, {
       DATABASE_URL: withPassword.toString(),
     });
-    opened.push(async () => {
+    onTestFinished(async () => {
       server.child.kill("SIGTERM");
       await server.exited;
     });

@@ -1,25 +1,9 @@
 /** The per-key rate limit, driven by an injected clock: no test waits for a real minute. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildApp } from "../../server";
-import {
-  type TestServer,
-  errorsOf,
-  openTestRepository,
-  startServer,
-} from "../support/servers/server-under-test";
+import { errorsOf, openTestRepository, serverForTest } from "../support/servers/server-under-test";
 
 const PATH = "/api/notification-handlers";
-
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(rateLimit: number): Promise<TestServer> {
-  server = await startServer({ rateLimit });
-  return server;
-}
 
 function limits(answer: { headers: Headers }): [string | null, string | null] {
   return [answer.headers.get("x-ratelimit-limit"), answer.headers.get("x-ratelimit-remaining")];
@@ -27,7 +11,7 @@ function limits(answer: { headers: Headers }): [string | null, string | null] {
 
 describe("rate limit", () => {
   it("counts down on every authenticated answer, then answers 429 until the window resets", async () => {
-    const { call, clock, key } = await start(5);
+    const { call, clock, key } = await serverForTest({ rateLimit: 5 });
     const mine = await key();
     const remaining: Array<string | null> = [];
     for (let i = 0; i < 5; i++) {
@@ -64,7 +48,7 @@ describe("rate limit", () => {
   });
 
   it("counts each key on its own", async () => {
-    const { call, key } = await start(2);
+    const { call, key } = await serverForTest({ rateLimit: 2 });
     const first = await key("alice");
     const second = await key("alice");
     await call("GET", PATH, { key: first });
@@ -76,7 +60,7 @@ describe("rate limit", () => {
   });
 
   it("counts and labels error answers after authentication, not failed authentication", async () => {
-    const { call, key } = await start(5);
+    const { call, key } = await serverForTest({ rateLimit: 5 });
     const mine = await key();
     expect(limits(await call("GET", PATH))).toEqual([null, null]);
     expect(limits(await call("GET", PATH, { key: "wrong" }))).toEqual([null, null]);
@@ -115,7 +99,7 @@ describe("rate limit", () => {
   });
 
   it("is off with a limit of 0: no headers, no 429", async () => {
-    const { call, key } = await start(0);
+    const { call, key } = await serverForTest({ rateLimit: 0 });
     const mine = await key();
     for (let i = 0; i < 100; i++) {
       const answer = await call("GET", PATH, { key: mine });

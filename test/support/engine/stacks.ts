@@ -1,6 +1,9 @@
 /**
- * What the e2e tests share: a reference server in this process (so requests can be counted at the
- * server), and Pulumi stacks driven by the real engine through the Automation API, offline.
+ * Pulumi stacks driven by the real engine offline, as the e2e tests make them: stacks of inline
+ * programs through the Automation API (`createStack`, `stackForTest`) on a reference server in this
+ * process, so requests can be counted at the server (`useTarget`, and the servers of the matrix);
+ * and the environment of the Pulumi CLI in a project folder with a backend of its own
+ * (`fileBackendEnvironment`, `extractPlugin`).
  *
  * Programs run inline (`pulumi up --client`), so the engine needs no Node.js language host; the
  * provider and the examples are loaded from the compiled package by plain `require`, so the provider
@@ -11,7 +14,7 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
 import type * as automation from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, inject, onTestFinished } from "vitest";
 
 import type * as PackageModule from "../../../index";
 import { pluginTarball } from "../../../scripts/build-plugin";
@@ -24,6 +27,7 @@ export {
   type Served,
   type StartServerOptions,
   type TestServer,
+  serverForTest,
   startServer,
 } from "../servers/reference-server";
 
@@ -122,6 +126,13 @@ export async function createStack(options: CreateStackOptions): Promise<TestStac
     exportState: () => offline.stateFile(),
     dispose: () => offline.dispose(),
   };
+}
+
+/** A stack (see {@link createStack}) for the running test, disposed when the test ends. */
+export async function stackForTest(options: CreateStackOptions): Promise<TestStack> {
+  const stack = await createStack(options);
+  onTestFinished(() => stack.dispose());
+  return stack;
 }
 
 /** Provider config for a server and key, and the update strategy when one is given. */

@@ -22,10 +22,10 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 
-import { inject } from "vitest";
+import { expect, inject, onTestFinished } from "vitest";
 import { parse as parseYaml } from "yaml";
 
-import type { NotificationHandlersClient } from "../../../sdk/client/client";
+import { NotificationHandlersClient } from "../../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../../sdk/client/resources/handler-parsing";
 import { PYTHON_DISTRIBUTION } from "../../../scripts/release";
 import { projectCache } from "../../../scripts/project-cache";
@@ -286,6 +286,43 @@ export async function runItSteps(example: string): Promise<ReadmeStep[]> {
   return steps;
 }
 
+/** What {@link UserSession.start} copies and how it seeds the copy. */
+export interface SessionOptions {
+  /** Folders to put first on the user's PATH: the engine's (the e2e set-up's `enginePath`). */
+  pathFirst: string[];
+  /** A folder, relative to the repository, whose dependencies and lockfile the copy takes. */
+  pins?: string;
+  /** The project to copy, relative to the repository, instead of `examples/<example>`. */
+  source?: string;
+  /** False for a test that installs the dependencies its own way. */
+  seed?: boolean;
+  /** Variables for the user's shell beyond a plain user's (a value `undefined` removes one). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** An account on a server a README started: its API key, and a client of it that does not retry. */
+export interface SessionAccount {
+  key: string;
+  client: NotificationHandlersClient;
+}
+
+/**
+ * The running test's session in a copy of `examples/<example>` (see {@link UserSession.start}) with
+ * the engine first on PATH, disposed when the test ends, and its README's "Run it" steps, which must
+ * be `count`.
+ */
+export async function startExample(
+  example: string,
+  count: number,
+  options: Omit<SessionOptions, "pathFirst"> = {},
+): Promise<{ session: UserSession; steps: ReadmeStep[] }> {
+  const steps = await runItSteps(example);
+  expect(steps, `the "Run it" steps of examples/${example}/README.md`).toHaveLength(count);
+  const session = await UserSession.start(example, { pathFirst: inject("enginePath"), ...options });
+  onTestFinished(() => session.dispose());
+  return { session, steps };
+}
+
 /** A shell session in a copy of an example, with the reference servers the README starts. */
 export class UserSession {
   /** Everything the session's commands printed, for checks that no secret shows. */
@@ -293,6 +330,7 @@ export class UserSession {
   /** The real address of each server the README started, by the port the README gives it. */
   readonly urls = new Map<string, string>();
   private readonly servers: ChildProcess[] = [];
+  private readonly clients: NotificationHandlersClient[] = [];
   /** Aborted on dispose: stops the commands still running (a test that timed out). */
   private readonly running = new AbortController();
 
@@ -315,17 +353,7 @@ export class UserSession {
    * its dependencies (and virtual environment) unless `options.seed` is false (a test that installs
    * them its own way).
    */
-  static async start(
-    example: string,
-    options: {
-      pathFirst: string[];
-      pins?: string;
-      source?: string;
-      seed?: boolean;
-      /** Variables for the user's shell beyond a plain user's (a value `undefined` removes one). */
-      env?: Readonly<Record<string, string | undefined>>;
-    },
-  ): Promise<UserSession> {
+  static async start(example: string, options: SessionOptions): Promise<UserSession> {
     const root = await scratchFolder(`user-${example}`);
     const project = join(root, example);
     await copyExample({
@@ -398,6 +426,19 @@ export class UserSession {
   }
 
   /**
+   * The account whose API key the session exported as `variable`, on the server the README started
+   * on `port`; its client is closed with the session.
+   */
+  async account(variable = "KEY", port: string = README_PORTS[0]): Promise<SessionAccount> {
+    const baseURL = this.urls.get(port);
+    if (baseURL === undefined) throw new Error(`no server of the README listens on port ${port}`);
+    const key = await this.variable(variable);
+    const client = new NotificationHandlersClient({ baseURL, apiKey: key, maxRetries: 0 });
+    this.clients.push(client);
+    return { key, client };
+  }
+
+  /**
    * Runs a README step. Each line that starts a server in the background (`... serve ... &`) starts it
    * here, on port 0, and waits until it listens; the rest runs in the session as written.
    */
@@ -450,9 +491,10 @@ export class UserSession {
     this.urls.set(port, url);
   }
 
-  /** Stops the servers and removes the scratch folder. */
+  /** Closes the accounts' clients, stops the servers and removes the scratch folder. */
   async dispose(): Promise<void> {
     this.running.abort();
+    for (const client of this.clients) await client.close();
     for (const server of this.servers) {
       if (server.pid === undefined || server.exitCode !== null) continue;
       const exited = new Promise((r) => server.once("exit", r));

@@ -6,6 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 
+import { onTestFinished } from "vitest";
+
 import {
   buildApp,
   openSqliteRepository,
@@ -145,4 +147,11 @@ async function userOf(repository: Repository, key: string): Promise<number> {
   const principal = await repository.authenticate(key);
   if (principal === undefined) throw new Error("unknown key");
   return principal.userId;
+}
+
+/** A reference server (see {@link startServer}) for the running test, closed when the test ends. */
+export async function serverForTest(options: StartServerOptions = {}): Promise<TestServer> {
+  const server = await startServer(options);
+  onTestFinished(() => server.close());
+  return server;
 }

@@ -6,6 +6,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
+import { onTestFinished } from "vitest";
+
 /** One request as the scripted server received it. */
 export interface RecordedCall {
   /** 1 for the first request the server received. */
@@ -31,8 +33,8 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-/** Starts a scripted server; close it in an after hook. */
-export async function startScriptedServer(handler: ScriptHandler): Promise<ScriptedServer> {
+/** Starts a scripted server, on `port` when one is given; close it in an after hook. */
+export async function startScriptedServer(handler: ScriptHandler, port = 0): Promise<ScriptedServer> {
   const calls: RecordedCall[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -58,11 +60,11 @@ export async function startScriptedServer(handler: ScriptHandler): Promise<Scrip
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const address = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: `http://127.0.0.1:${address.port}`,
+    port: address.port,
     calls,
     close: () =>
       new Promise<void>((resolve) => {
@@ -70,6 +72,13 @@ export async function startScriptedServer(handler: ScriptHandler): Promise<Scrip
         server.close(() => resolve());
       }),
   };
+}
+
+/** A scripted server (see {@link startScriptedServer}) for the running test, closed when the test ends. */
+export async function scriptedServerForTest(handler: ScriptHandler, port = 0): Promise<ScriptedServer> {
+  const server = await startScriptedServer(handler, port);
+  onTestFinished(() => server.close());
+  return server;
 }
 
 /** Writes a JSON answer. */

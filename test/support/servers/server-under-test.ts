@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
-import { inject } from "vitest";
+import { inject, onTestFinished } from "vitest";
 import {
   type BuildAppOptions,
   buildApp,
@@ -202,6 +202,15 @@ export async function startServer(
   };
 }
 
+/** A server (see {@link startServer}) for the running test, closed when the test ends. */
+export async function serverForTest(
+  options: Omit<BuildAppOptions, "repository" | "db"> = {},
+): Promise<TestServer> {
+  const server = await startServer(options);
+  onTestFinished(() => server.close());
+  return server;
+}
+
 /** The `errors` array of an error answer. */
 export function errorsOf(answer: Answer): Array<{
   title: string;
@@ -263,6 +272,24 @@ export function startCli(args: readonly string[], cwd?: string, env?: Record<str
     void exited.then(({ code }) => reject(new Error(`CLI exited (${code}) before printing: ${stderr}`)));
   });
   return { child, firstLine, stderr: () => stderr, exited };
+}
+
+/**
+ * {@link startCli} for the running test: a process still running when the test ends is stopped with
+ * `stop` (SIGKILL unless told), and waited for.
+ */
+export function startCliForTest(
+  args: readonly string[],
+  options: { cwd?: string | undefined; env?: Record<string, string> | undefined; stop?: NodeJS.Signals } = {},
+): CliProcess {
+  const cli = startCli(args, options.cwd, options.env);
+  onTestFinished(async () => {
+    if (cli.child.exitCode === null && cli.child.signalCode === null) {
+      cli.child.kill(options.stop ?? "SIGKILL");
+      await cli.exited;
+    }
+  });
+  return cli;
 }
 
 /** Runs the compiled CLI to completion. */
