@@ -1,3 +1,9 @@
+/**
+ * The client's transport over real sockets, against scripted servers: the request line and key,
+ * keep-alive, retries (jitter, Retry-After, the limit, idempotent requests only), timeouts, refused
+ * connections, a create never sent twice, and the API key in no error, inspection or log. On a virtual
+ * clock, so no retry really waits.
+ */
 import { inspect } from "node:util";
 import { describe, expect, it, onTestFinished } from "vitest";
 import {

@@ -1,3 +1,9 @@
+/**
+ * The pins of the user's projects the tests make (docs/development.md#pins): every example with a
+ * package.json has a lockfile, each lockfile pins what its package.json asks for, and each Python
+ * project's constraints pin its requirements. That an install installs what they pin is checked at
+ * each install, on the user's path.
+ */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 

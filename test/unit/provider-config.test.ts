@@ -1,3 +1,8 @@
+/**
+ * The provider's configuration: its defaults from the table of settings, each setting from the
+ * stack's config, else its environment variable, and each failure naming the key, the variable and
+ * the rule, never a credential.
+ */
 import { describe, expect, it } from "vitest";
 
 import { CONFIG_KEYS, readSettings, settingsFailures } from "../../provider/core/config";

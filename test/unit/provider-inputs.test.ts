@@ -1,3 +1,9 @@
+/**
+ * The catalog's rules as the provider's check applies them (each failure naming the property and the
+ * rule, values unknown at preview left for later), the differences that make drift (secret values
+ * hidden, deployed instances' cleaning undone, a type wiped by a defective update), and what the
+ * provider sends and keeps in outputs.
+ */
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { describe, expect, it } from "vitest";
 

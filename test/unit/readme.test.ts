@@ -1,3 +1,8 @@
+/**
+ * The README stays a page for users (at most 15 KB, with the two commands that set up and test a
+ * clone), and its configuration table and docs/provider.md's handler-type and configuration tables
+ * are what the catalog and the table of settings generate.
+ */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 

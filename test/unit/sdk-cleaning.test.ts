@@ -1,3 +1,7 @@
+/**
+ * What deployed instances do to the values they store (tags stripped, quotes encoded, lengths cut,
+ * whatsapp numbers as integers), and the comparison that counts such a value as unchanged.
+ */
 import { describe, expect, it } from "vitest";
 import { cleanLikeDeployed, equalAfterCleaning, maxLengthOf } from "../../sdk/client/cleaning";
 

@@ -1,3 +1,7 @@
+/**
+ * The client's options: the environment's fallbacks, the defaults from the table of settings, each
+ * refusal naming the option, the variable and the rule, the API key never shown, and close().
+ */
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { ClientClosedError, MissingConfigurationError, NotificationHandlersClient } from "../../sdk/client";

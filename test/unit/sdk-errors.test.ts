@@ -1,3 +1,8 @@
+/**
+ * An answer to its error class: each status and body of the reference server, deployed instances and
+ * proxies' pages to the class that says what went wrong, the connection errors' chain and codes, and
+ * credentials kept out of errors. Over real sockets: integration/sdk-errors-http.
+ */
 import { describe, expect, it } from "vitest";
 import {
   APIConnectionError,

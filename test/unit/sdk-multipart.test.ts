@@ -1,3 +1,7 @@
+/**
+ * The client's multipart/form-data bodies: read back field by field by a parser, the same bytes as
+ * undici's FormData but the boundary, a fresh boundary the content does not contain.
+ */
 import { FormData as UndiciFormData, Response as UndiciResponse } from "undici";
 import { describe, expect, it } from "vitest";
 

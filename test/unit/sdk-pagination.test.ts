@@ -1,3 +1,8 @@
+/**
+ * Pages of a list: iterated item by item across pages, and stopping where a server's paging does not
+ * (an empty page, a page with no new id, missing totals), each id once; a PagePromise asks for the
+ * first page once however it is used.
+ */
 import { describe, expect, it } from "vitest";
 import { Page, PagePromise, type PageMeta } from "../../sdk/client/pagination";
 

@@ -1,3 +1,8 @@
+/**
+ * The client's pacing by the rate limit it learns from answers' headers: the first request at once,
+ * then paced; a 429 waited out by X-RateLimit-Reset or Retry-After; no limit for administrator keys;
+ * requests in flight counted. On a clock of the test's, so nothing waits.
+ */
 import { describe, expect, it } from "vitest";
 import { RateLimitPacer } from "../../sdk/client/rate-limit";
 

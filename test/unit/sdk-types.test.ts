@@ -1,3 +1,8 @@
+/**
+ * The client's types: a handler read in every shape the reference server and deployed instances send,
+ * into one normalized type, and the parameter types of create, update and list, which refuse what the
+ * API would.
+ */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { formatDatetime } from "../../sdk/client/resources/handler-encoding";
 import type {
