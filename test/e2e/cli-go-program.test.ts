@@ -6,24 +6,18 @@
  * nothing else fetched but the registries named below; the program builds with the machine's Go
  * caches (see `program-on-two-sites.ts` for what is run and checked).
  */
-import { inject } from "vitest";
-
 import { startGoSdkTag } from "../support/stand-ins/go-tag";
 import { describeProgramOnTwoSites } from "../support/engine/program-on-two-sites";
-import { startPluginRelease, together } from "../support/stand-ins/registries";
+import { pluginRelease, together } from "../support/stand-ins/registries";
 
 describeProgramOnTwoSites({
   example: "go",
   installed: ["go: downloading github.com/notification-handlers/pulumi-notification-handlers/sdk/go v0.2.0"],
   registries: async (work) =>
     together(
-      // npm's registry for the server's dependencies; the Go module proxy and checksum database
-      // for any of Pulumi's modules the machine's module cache lacks.
-      await startPluginRelease(inject("release"), work, [
-        "registry.npmjs.org:443",
-        "proxy.golang.org:443",
-        "sum.golang.org:443",
-      ]),
+      // The Go module proxy and checksum database for any of Pulumi's modules the machine's module
+      // cache lacks.
+      await pluginRelease(work, "proxy.golang.org:443", "sum.golang.org:443"),
       await startGoSdkTag(work),
     ),
 });

@@ -9,7 +9,7 @@ import { inject } from "vitest";
 
 import { startPythonSdkIndex } from "../support/stand-ins/package-index";
 import { describeProgramOnTwoSites } from "../support/engine/program-on-two-sites";
-import { startPluginRelease, together } from "../support/stand-ins/registries";
+import { pluginRelease, together } from "../support/stand-ins/registries";
 
 describeProgramOnTwoSites({
   example: "python",
@@ -20,13 +20,9 @@ describeProgramOnTwoSites({
   ],
   registries: async (work) =>
     together(
-      // npm's registry for the server's dependencies; PyPI for any package the seeded environment
-      // lacks (none while constraints.txt and the requirements agree).
-      await startPluginRelease(inject("release"), work, [
-        "registry.npmjs.org:443",
-        "pypi.org:443",
-        "files.pythonhosted.org:443",
-      ]),
+      // PyPI for any package the seeded environment lacks (none while constraints.txt and the
+      // requirements agree).
+      await pluginRelease(work, "pypi.org:443", "files.pythonhosted.org:443"),
       await startPythonSdkIndex(inject("release"), work),
     ),
 });

@@ -6,14 +6,11 @@
  * `pulumi-resource-notification-handlers recover` from where `pulumi plugin install` put it, `pulumi
  * up`, and a destroy (docs/interrupted-deploys.md).
  */
-import { rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import type { NotificationHandlersClient } from "../../sdk/client/client";
-import { scratchFolder } from "../../scripts/user-project";
-import type { FaultProxy } from "../support/servers/fault-proxy";
 import {
   cutOff,
   expectConverged,
@@ -22,10 +19,10 @@ import {
   handlerIds,
   pendingCreates,
   recoveredLines,
-  slowStack,
+  slowStackForTest,
 } from "../support/engine/cut-off";
-import { type Registries, startPluginRelease } from "../support/stand-ins/registries";
-import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
+import { pluginRelease } from "../support/stand-ins/registries";
+import { listAll, startExampleOnStandIns } from "../support/engine/user-path";
 
 const COUNT = 12;
 const PROGRAM = [
@@ -52,21 +49,6 @@ NO_NODE_PATH=$(printf '%s' "$PATH" | tr ':' '\\n' | while read -r dir; do [ -x "
 )`;
 
 describe("a YAML deploy cut off by SIGKILL, recovered with the plugin's executable", () => {
-  let session: UserSession | undefined;
-  let client: NotificationHandlersClient | undefined;
-  let proxy: FaultProxy | undefined;
-
-  let release: Registries | undefined;
-  let work: string | undefined;
-
-  afterAll(async () => {
-    await client?.close();
-    await proxy?.close();
-    await session?.dispose();
-    await release?.close();
-    if (work !== undefined) await rm(work, { recursive: true, force: true });
-  });
-
   it("leaves no duplicate and no orphan after cancel, the plugin's recover and up", async () => {
     const timings: string[] = [];
     let mark = Date.now();
@@ -74,17 +56,12 @@ describe("a YAML deploy cut off by SIGKILL, recovered with the plugin's executab
       timings.push(`${what} ${((Date.now() - mark) / 1000).toFixed(1)} s`);
       mark = Date.now();
     };
-    const steps = await runItSteps("yaml-program");
-    work = await scratchFolder("stand-ins-recover-plugin");
-    // npm's registry for the server's dependencies.
-    release = await startPluginRelease(inject("release"), work, ["registry.npmjs.org:443"]);
-    session = await UserSession.start("yaml-program", { pathFirst: inject("enginePath"), env: release.env });
-    const s = session;
+    const { session: s, steps } = await startExampleOnStandIns("yaml-program", 5, pluginRelease);
     await s.step(steps[0]!); // npm install, the keys, the servers
     await s.step(steps[1]!); // pulumi plugin install from the release
     await writeFile(join(s.project, "Pulumi.yaml"), PROGRAM);
     const key = await s.variable("KEY");
-    ({ client, proxy } = await slowStack(s, key));
+    const { client, proxy } = await slowStackForTest(s, key);
     lap("setup");
 
     await cutOff(s, "pulumi up --yes --skip-preview", forwarded(proxy, "POST"));

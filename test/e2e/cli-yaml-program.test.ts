@@ -5,24 +5,19 @@
  * field by field and repaired, an import whose generated code holds no secret, refusals that show no
  * secret; then destroy.
  */
-import { rm } from "node:fs/promises";
-
-import { afterAll, describe, expect, inject, it } from "vitest";
-
-import { scratchFolder } from "../../scripts/user-project";
+import { describe, expect, it } from "vitest";
 
 import {
   destroyLeavingInbox,
   expectSecretsKept,
-  openSites,
   repairDrift,
+  sitesForTest,
   summary,
-  type TwoSites,
 } from "../support/engine/program-on-two-sites";
 import { expectRefusalsKeepSecrets } from "../support/engine/refusals";
-import { type Registries, startPluginRelease } from "../support/stand-ins/registries";
+import { pluginRelease } from "../support/stand-ins/registries";
 import { storyStep } from "../support/story-step";
-import { listAll, runItSteps, UserSession } from "../support/engine/user-path";
+import { listAll, startExampleOnStandIns } from "../support/engine/user-path";
 
 // As the README sets them.
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";
@@ -32,36 +27,21 @@ const BAD_WEBHOOK = "http://hooks.example.com/not-https-SECRET";
 type Outputs = Record<"oncallId" | "pagerId" | "inboxId", number>;
 
 describe("examples/yaml-program, run as its README says with the Pulumi CLI", () => {
-  let session: UserSession | undefined;
-  let sites: TwoSites | undefined;
-  let release: Registries | undefined;
-  let work: string | undefined;
-
-  afterAll(async () => {
-    await sites?.staging.close();
-    await sites?.production.close();
-    await session?.dispose();
-    await release?.close();
-    if (work !== undefined) await rm(work, { recursive: true, force: true });
-  });
-
   // One story: each step acts on the stack the steps before it left.
   it("brings the program up on two sites, repairs drift, imports, refuses a bad value, keeps secrets out, and destroys", async () => {
-    const steps = await runItSteps("yaml-program");
-    expect(steps).toHaveLength(5);
-    work = await scratchFolder("stand-ins-yaml-program");
-    // npm's registry for the server's dependencies.
-    release = await startPluginRelease(inject("release"), work, ["registry.npmjs.org:443"]);
-    session = await UserSession.start("yaml-program", { pathFirst: inject("enginePath"), env: release.env });
-    const s = session;
+    const {
+      session: s,
+      steps,
+      standIns: release,
+    } = await startExampleOnStandIns("yaml-program", 5, pluginRelease);
     await s.step(steps[0]!);
-    sites = await openSites(s);
+    const sites = await sitesForTest(s);
     const { staging, production } = sites;
 
     await storyStep("install the plugin from the release", async () => {
       const [install] = await s.step(steps[1]!);
       expect(`${install!.stdout}${install!.stderr}`).toContain("notification-handlers-0.2.0");
-      release!.expectServed();
+      release.expectServed();
     });
 
     const ids = await storyStep("up on two sites", async () => {

@@ -7,7 +7,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { expect } from "vitest";
+import { expect, onTestFinished } from "vitest";
 
 import { NotificationHandlersClient } from "../../../sdk/client/client";
 import type { CommandResult } from "../../../scripts/user-project";
@@ -118,28 +118,25 @@ export function handlerIds(state: ExportedHandlers): number[] {
  * A local stack `dev` of the session's project whose provider reaches the API through a fault proxy
  * answering every request 0.8 s late (well under the client's timeout), so handlers exist in the API
  * while their creates are still in flight; and a client of the API itself, with the session's key.
+ * Both are closed when the test ends.
  */
-export async function slowStack(
+export async function slowStackForTest(
   s: UserSession,
   key: string,
 ): Promise<{ client: NotificationHandlersClient; proxy: FaultProxy }> {
   const client = new NotificationHandlersClient({ baseURL: s.url!, apiKey: key, maxRetries: 0 });
+  onTestFinished(() => client.close());
   const proxy = await startFaultProxy(s.url!, { rate: 1, kinds: ["slow"], slowMs: 800 });
-  try {
-    await s.mustSh(
-      [
-        "export PULUMI_CONFIG_PASSPHRASE=local-only",
-        "pulumi login --local",
-        "pulumi stack init dev",
-        `pulumi config set notification-handlers:baseUrl ${proxy.url}`,
-        'pulumi config set --secret notification-handlers:apiKey "$KEY"',
-      ].join("\n"),
-    );
-  } catch (error) {
-    await client.close();
-    await proxy.close();
-    throw error;
-  }
+  onTestFinished(() => proxy.close());
+  await s.mustSh(
+    [
+      "export PULUMI_CONFIG_PASSPHRASE=local-only",
+      "pulumi login --local",
+      "pulumi stack init dev",
+      `pulumi config set notification-handlers:baseUrl ${proxy.url}`,
+      'pulumi config set --secret notification-handlers:apiKey "$KEY"',
+    ].join("\n"),
+  );
   return { client, proxy };
 }
 

@@ -7,17 +7,14 @@
  * the plugin, a secret from the stack's config), drift named by field and repaired, no secret in the
  * state or in anything printed, and destroy. The steps the YAML example's test shares are exported.
  */
-import { rm } from "node:fs/promises";
-
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 
 import type { PreviewJson } from "../../../cli/summary";
 import { parseDriftNotes } from "../../../provider/core/drift-note";
 import { NotificationHandlersClient } from "../../../sdk/client/client";
-import { scratchFolder } from "../../../scripts/user-project";
 import type { Registries } from "../stand-ins/registries";
 import { storyStep } from "../story-step";
-import { listAll, type ReadmeStep, runItSteps, UserSession } from "./user-path";
+import { listAll, type ReadmeStep, startExampleOnStandIns, type UserSession } from "./user-path";
 
 // As the READMEs set it.
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";
@@ -46,8 +43,11 @@ export interface TwoSites {
   production: NotificationHandlersClient;
 }
 
-/** A client for each site the session's README started, with the keys it exported. */
-export async function openSites(s: UserSession): Promise<TwoSites> {
+/**
+ * A client for each site the session's README started, with the keys it exported; closed when the
+ * test ends.
+ */
+export async function sitesForTest(s: UserSession): Promise<TwoSites> {
   const staging = new NotificationHandlersClient({
     baseURL: s.urls.get("8080")!,
     apiKey: await s.variable("KEY"),
@@ -55,6 +55,10 @@ export async function openSites(s: UserSession): Promise<TwoSites> {
   const production = new NotificationHandlersClient({
     baseURL: s.urls.get("8081")!,
     apiKey: await s.variable("PRODUCTION_KEY"),
+  });
+  onTestFinished(async () => {
+    await staging.close();
+    await production.close();
   });
   return { staging, production };
 }
@@ -137,29 +141,11 @@ export async function destroyLeavingInbox(s: UserSession, sites: TwoSites, title
 /** The suite of one example (see the file comment). */
 export function describeProgramOnTwoSites({ example, installed, registries }: ProgramExample): void {
   describe(`examples/${example}, run as its README says with the Pulumi CLI`, () => {
-    let session: UserSession | undefined;
-    let sites: TwoSites | undefined;
-    let standIns: Registries | undefined;
-    let work: string | undefined;
-
-    afterAll(async () => {
-      await sites?.staging.close();
-      await sites?.production.close();
-      await session?.dispose();
-      await standIns?.close();
-      if (work !== undefined) await rm(work, { recursive: true, force: true });
-    });
-
     // One story: each step acts on the stack the steps before it left.
     it("brings the program up on two sites, repairs drift, keeps secrets out, and destroys it", async () => {
-      const steps = await runItSteps(example);
-      expect(steps).toHaveLength(4);
-      work = await scratchFolder(`stand-ins-${example}`);
-      standIns = await registries(work);
-      session = await UserSession.start(example, { pathFirst: inject("enginePath"), env: standIns.env });
-      const s = session;
+      const { session: s, steps, standIns } = await startExampleOnStandIns(example, 4, registries);
       await s.step(steps[0]!);
-      sites = await openSites(s);
+      const sites = await sitesForTest(s);
       const { staging, production } = sites;
 
       await storyStep("install the SDK from its registry", async () => {
@@ -174,7 +160,7 @@ export function describeProgramOnTwoSites({ example, installed, registries }: Pr
           // The stack, the second provider, four handlers, the handler set and its two.
           expect(up!.stdout).toMatch(/9 created/);
           // The plugin the SDK names, downloaded by the engine from the release.
-          standIns!.expectServed();
+          standIns.expectServed();
           // The lookup's result is secret, as it holds the handler's settings: its id with it.
           const outputs = await s.mustSh("pulumi stack output --json --show-secrets", false);
           const ids = JSON.parse(outputs.stdout) as Outputs;

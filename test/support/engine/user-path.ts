@@ -40,6 +40,7 @@ import {
   userEnvironment,
   type CommandResult,
 } from "../../../scripts/user-project";
+import type { Registries } from "../stand-ins/registries";
 
 /** The ports READMEs start servers on: the first server's, and a second one's. */
 const README_PORTS = ["8080", "8081"] as const;
@@ -321,6 +322,23 @@ export async function startExample(
   const session = await UserSession.start(example, { pathFirst: inject("enginePath"), ...options });
   onTestFinished(() => session.dispose());
   return { session, steps };
+}
+
+/**
+ * {@link startExample} for a README that installs from loopback stand-ins: `standIns` started in a
+ * scratch folder of their own, and the session's shell given their variables; the stand-ins closed
+ * and their folder removed when the test ends, after the session.
+ */
+export async function startExampleOnStandIns(
+  example: string,
+  count: number,
+  standIns: (work: string) => Promise<Registries>,
+): Promise<{ session: UserSession; steps: ReadmeStep[]; standIns: Registries }> {
+  const work = await scratchFolder(`stand-ins-${example}`);
+  onTestFinished(() => rm(work, { recursive: true, force: true }));
+  const started = await standIns(work);
+  onTestFinished(() => started.close());
+  return { ...(await startExample(example, count, { env: started.env })), standIns: started };
 }
 
 /** A shell session in a copy of an example, with the reference servers the README starts. */

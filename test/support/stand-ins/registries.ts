@@ -2,9 +2,9 @@
  * What the tests on the user's path install from, as one shape: the stand-ins' variables for the
  * user's shell, a check that each served what the README installed, and their end.
  */
-// The project's GitHub release (the e2e set-up's `release` folder) served for the engine's plugin
-// download, behind a proxy open to the package registries the README installs the rest from.
-export { startPluginRelease } from "../../../scripts/release-stand-in";
+import { inject } from "vitest";
+
+import { startPluginRelease } from "../../../scripts/release-stand-in";
 
 /** Loopback stand-ins for what a README installs from, as its commands see them. */
 export interface Registries {
@@ -27,3 +27,11 @@ export function together(...parts: Registries[]): Registries {
     },
   };
 }
+
+/**
+ * The project's GitHub release (the e2e set-up's `release` folder) served for the engine's plugin
+ * download, behind a proxy open to the package registries the README installs the rest from: npm's
+ * registry, for the servers' dependencies, and `passes`.
+ */
+export const pluginRelease = (work: string, ...passes: string[]): Promise<Registries> =>
+  startPluginRelease(inject("release"), work, ["registry.npmjs.org:443", ...passes]);
