@@ -4,49 +4,29 @@
  * them, or an answer slower than the client waits. Each operation converges in one run, with no
  * duplicate and no orphan, and a preview after it shows no change.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { type FaultProxy, startFaultProxy } from "../support/servers/fault-proxy";
-import {
-  REFERENCE,
-  type TestServer,
-  type TestStack,
-  createStack,
-  pkg,
-  providerConfig,
-  startServer,
-} from "../support/engine/stacks";
+import { faultProxyForTest } from "../support/servers/fault-proxy";
+import { REFERENCE, pkg, providerConfig, serverForTest, stackForTest } from "../support/engine/stacks";
 
 const N = 50;
 const FAULT_RATE = 0.2;
 const CLIENT_TIMEOUT_MS = 2_000; // 2 s; the proxy's slow answers take 3 s
 
 describe.each([REFERENCE])("through a proxy injecting 20% faults, against $name", (target) => {
-  let server: TestServer | undefined;
-  let proxy: FaultProxy | undefined;
-  let stack: TestStack | undefined;
-  beforeAll(async () => {
-    server = await startServer(target.emulate === undefined ? {} : { emulate: target.emulate });
-    proxy = await startFaultProxy(server.url, {
+  it("an up of 50, renaming 25 and deleting 25, and a destroy each converge in one run", async () => {
+    const server = await serverForTest(target.emulate === undefined ? {} : { emulate: target.emulate });
+    const proxy = await faultProxyForTest(server.url, {
       rate: FAULT_RATE,
       seed: 8,
       slowMs: CLIENT_TIMEOUT_MS + 1_000,
     });
-  });
-  afterAll(async () => {
-    await stack?.dispose();
-    await proxy?.close();
-    await server?.close();
-  });
-
-  it("an up of 50, renaming 25 and deleting 25, and a destroy each converge in one run", async () => {
-    const srv = server!;
-    const key = await srv.newKey();
+    const key = await server.newKey();
     const { NotificationHandler } = pkg();
     let phase = 0;
-    const s = await createStack({
+    const s = await stackForTest({
       config: {
-        ...providerConfig(proxy!.url, key, target.strategy),
+        ...providerConfig(proxy.url, key, target.strategy),
         "notification-handlers:requestTimeoutMs": String(CLIENT_TIMEOUT_MS),
       },
       // Every handler's operation at once: the runs wait on timeouts and retries, not on the machine.
@@ -60,11 +40,10 @@ describe.each([REFERENCE])("through a proxy injecting 20% faults, against $name"
         return Promise.resolve({ ids });
       },
     });
-    stack = s;
 
     /** The server holds exactly the handlers the stack manages: no duplicate, no orphan. */
     const expectConverged = async (ids: unknown, names: string[]): Promise<void> => {
-      const stored = await srv.handlers(key);
+      const stored = await server.handlers(key);
       expect(stored.map((h) => h.id).sort()).toEqual([...(ids as number[])].sort());
       expect(stored.map((h) => h.name).sort()).toEqual([...names].sort());
       const preview = await s.preview();
@@ -92,10 +71,10 @@ describe.each([REFERENCE])("through a proxy injecting 20% faults, against $name"
 
     const destroyed = await s.destroy();
     expect(destroyed.summary.result).toBe("succeeded");
-    expect(await srv.handlers(key)).toEqual([]);
+    expect(await server.handlers(key)).toEqual([]);
 
     // The faults happened, of every kind, and none reached the user.
-    const kinds = new Set(proxy!.faults.map((f) => f.split(" ")[1]));
+    const kinds = new Set(proxy.faults.map((f) => f.split(" ")[1]));
     expect([...kinds].sort()).toEqual([
       "429",
       "5xx-after",
@@ -105,9 +84,9 @@ describe.each([REFERENCE])("through a proxy injecting 20% faults, against $name"
       "slow",
     ]);
     expect(s.output.join("\n")).not.toMatch(/^\s*error:/m);
-    const requests = srv.served.length;
+    const requests = server.served.length;
     process.stdout.write(
-      `faults against ${target.name}: ${proxy!.faults.length} injected in ${requests} requests that reached the server; ` +
+      `faults against ${target.name}: ${proxy.faults.length} injected in ${requests} requests that reached the server; ` +
         `up, rename/delete and destroy each converged in one run\n`,
     );
   });

@@ -7,32 +7,28 @@
  * and the up with its `FILE:LINE:COLUMN` line, writing nothing. The rules themselves are proved at
  * the format's level: `unit/provider-handler-set-format`.
  */
-import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { mustRun, runCommand, scratchFolder, type CommandResult } from "../../scripts/user-project";
 import {
-  extractPlugin,
-  fileBackendEnvironment,
+  type PluginProject,
+  pluginProjectForTest,
+  serverForTest,
   type TestServer,
-  startServer,
 } from "../support/engine/stacks";
 import { storyStep } from "../support/story-step";
 
 const FIXTURE = join(__dirname, "..", "fixtures", "handler-set-plugin");
 const WEBHOOK = "https://hooks.slack.com/services/T000/B000/PLUGIN";
 
-let server: TestServer | undefined;
-let root = "";
-let key = "";
-let project = "";
-let pulumi: (...args: string[]) => Promise<CommandResult> = () => Promise.reject(new Error("not set up"));
-
 /** The user's handlers as `type name` lines, with their ids by name. */
-async function handlers(): Promise<{ summary: string[]; ids: Map<string, number> }> {
-  const all = await server!.handlers(key);
+async function handlers(
+  server: TestServer,
+  key: string,
+): Promise<{ summary: string[]; ids: Map<string, number> }> {
+  const all = await server.handlers(key);
   return {
     summary: all.map((h) => `${h.type} ${h.name}`).sort(),
     ids: new Map(all.map((h) => [h.name, h.id])),
@@ -40,7 +36,7 @@ async function handlers(): Promise<{ summary: string[]; ids: Map<string, number>
 }
 
 /** The resources of the stack's state, as `type::name` and the name of their provider resource. */
-async function stateResources(): Promise<string[]> {
+async function stateResources({ pulumi }: PluginProject): Promise<string[]> {
   const exported = await pulumi("stack", "export");
   const { deployment } = JSON.parse(exported.stdout) as {
     deployment: { resources?: { urn: string; provider?: string }[] };
@@ -50,44 +46,27 @@ async function stateResources(): Promise<string[]> {
   );
 }
 
-beforeAll(async () => {
-  server = await startServer();
-  key = await server.newKey();
-  root = await scratchFolder("plugin-handler-set");
-  project = join(root, "project");
-  await cp(FIXTURE, project, { recursive: true });
-  const env = await fileBackendEnvironment(root, "local-only");
-  // The CLI runs from the folder above the project: the set's patterns must not depend on it.
-  const options = { cwd: root, env };
-  pulumi = (...args) => runCommand("pulumi", ["--cwd", project, ...args], options);
-  const must = async (...args: string[]): Promise<void> => {
-    await mustRun("pulumi", ["--cwd", project, ...args], options);
-  };
-  await extractPlugin(project, env);
-  await must("stack", "init", "test");
-  await must("config", "set", "url", server.url);
-  await must("config", "set", "--secret", "key", key);
-  await must("config", "set", "--secret", "platformSlackWebhook", WEBHOOK);
-});
-
-afterAll(async () => {
-  await server?.close();
-  if (root !== "") await rm(root, { recursive: true, force: true });
-});
-
 describe("a HandlerSet of a Pulumi YAML program, built by the plugin", () => {
   // One story: each step acts on the stack and the files the steps before it left.
   it("makes a handler per entry, updates the one whose entry changed, and refuses a file with a problem", async () => {
+    const server = await serverForTest();
+    const key = await server.newKey();
+    const project = await pluginProjectForTest(
+      { copy: FIXTURE },
+      { url: server.url, key: { secret: key }, platformSlackWebhook: { secret: WEBHOOK } },
+    );
+    const { pulumi } = project;
+
     await storyStep("up: a handler per entry, children of the set, their ids as outputs", async () => {
       const up = await pulumi("up", "--yes", "--skip-preview");
       expect(up.code, up.stderr).toBe(0);
-      const { summary, ids } = await handlers();
+      const { summary, ids } = await handlers(server, key);
       expect(summary).toEqual([
         "email Platform on-call",
         "internal_notification Payments inbox",
         "slack Platform Slack",
       ]);
-      const slack = (await server!.handlers(key)).find((h) => h.type === "slack");
+      const slack = (await server.handlers(key)).find((h) => h.type === "slack");
       expect(slack?.settings).toEqual({ slack: WEBHOOK });
 
       const output = await pulumi("stack", "output", "handlerIds", "--json");
@@ -98,7 +77,7 @@ describe("a HandlerSet of a Pulumi YAML program, built by the plugin", () => {
       });
       const set = "notification-handlers:index:HandlerSet";
       const child = `${set}$notification-handlers:index:NotificationHandler`;
-      expect((await stateResources()).filter((r) => r.includes("HandlerSet")).sort()).toEqual([
+      expect((await stateResources(project)).filter((r) => r.includes("HandlerSet")).sort()).toEqual([
         `${child}::payments-inbox account`,
         `${child}::platform-oncall account`,
         `${child}::platform-slack account`,
@@ -112,27 +91,27 @@ describe("a HandlerSet of a Pulumi YAML program, built by the plugin", () => {
     });
 
     await storyStep("a changed entry: previewed, then its one handler updated in place", async () => {
-      const before = await handlers();
-      const file = join(project, "handlers", "payments.yaml");
+      const before = await handlers(server, key);
+      const file = join(project.folder, "handlers", "payments.yaml");
       await writeFile(file, (await readFile(file, "utf8")).replace("Payments inbox", "Payments status"));
       const preview = await pulumi("preview");
       expect(preview.code, preview.stderr).toBe(0);
       expect(preview.stdout).toMatch(/1 to update/);
-      expect((await handlers()).summary).toEqual(before.summary);
+      expect((await handlers(server, key)).summary).toEqual(before.summary);
       const up = await pulumi("up", "--yes", "--skip-preview");
       expect(up.code, up.stderr).toBe(0);
       expect(up.stdout).toMatch(/1 updated/);
-      const after = await handlers();
+      const after = await handlers(server, key);
       expect(after.ids.get("Payments status")).toBe(before.ids.get("Payments inbox"));
       expect(after.ids.get("Platform on-call")).toBe(before.ids.get("Platform on-call"));
       expect(after.summary).toHaveLength(3);
     });
 
     await storyStep("a file with a problem: preview and up fail naming its line, no write", async () => {
-      const before = await server!.handlers(key);
-      const state = await stateResources();
+      const before = await server.handlers(key);
+      const state = await stateResources(project);
       await writeFile(
-        join(project, "handlers", "search.yaml"),
+        join(project.folder, "handlers", "search.yaml"),
         "search-oncall:\n  type: email\n  email: not-an-address\n",
       );
       const expected = "handlers/search.yaml:3:10: search-oncall.email: must be an email address";
@@ -146,8 +125,8 @@ describe("a HandlerSet of a Pulumi YAML program, built by the plugin", () => {
       const up = await pulumi("up", "--yes", "--skip-preview");
       expect(up.code).not.toBe(0);
       expect(`${up.stdout}${up.stderr}`).toContain(expected);
-      expect(await server!.handlers(key)).toEqual(before);
-      expect(await stateResources()).toEqual(state);
+      expect(await server.handlers(key)).toEqual(before);
+      expect(await stateResources(project)).toEqual(state);
     });
   });
 });

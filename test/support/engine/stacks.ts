@@ -3,13 +3,13 @@
  * programs through the Automation API (`createStack`, `stackForTest`) on a reference server in this
  * process, so requests can be counted at the server (`useTarget`, and the servers of the matrix);
  * and the environment of the Pulumi CLI in a project folder with a backend of its own
- * (`fileBackendEnvironment`, `extractPlugin`).
+ * (`fileBackendEnvironment`, `extractPlugin`, and both together in `pluginProjectForTest`).
  *
  * Programs run inline (`pulumi up --client`), so the engine needs no Node.js language host; the
  * provider and the examples are loaded from the compiled package by plain `require`, so the provider
  * closure that Pulumi serializes is the package's own code.
  */
-import { mkdir } from "node:fs/promises";
+import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 
@@ -18,7 +18,13 @@ import { afterAll, beforeAll, inject, onTestFinished } from "vitest";
 
 import type * as PackageModule from "../../../index";
 import { pluginTarball } from "../../../scripts/build-plugin";
-import { mustRun, userEnvironment } from "../../../scripts/user-project";
+import {
+  type CommandResult,
+  mustRun,
+  runCommand,
+  scratchFolder,
+  userEnvironment,
+} from "../../../scripts/user-project";
 import { createOfflineStack } from "./offline-stack";
 import type { EmulatedVersion } from "../../../server";
 import { type StartServerOptions, type TestServer, startServer } from "../servers/reference-server";
@@ -60,6 +66,48 @@ export async function fileBackendEnvironment(
     },
   });
 }
+
+/** A project the Pulumi CLI runs through the plugin's executable (see {@link pluginProjectForTest}). */
+export interface PluginProject {
+  folder: string;
+  /** `pulumi <args>` on the project, run from the folder above it (`--cwd`). */
+  pulumi: (...args: string[]) => Promise<CommandResult>;
+  /** Like `pulumi`; a failing command is an error carrying the end of its output. */
+  mustPulumi: (...args: string[]) => Promise<CommandResult>;
+}
+
+/**
+ * A project for the running test, in a scratch folder removed when the test ends: a copy of the
+ * folder `files.copy`, or `files.program` as its Pulumi.yaml; the plugin's executable extracted into
+ * it; a file backend of its own; and a stack `test` with `config` (a value given as `{ secret }` set
+ * as a secret). The CLI runs from the folder above, so nothing the program reads depends on where it
+ * was started.
+ */
+export async function pluginProjectForTest(
+  files: { copy: string } | { program: string },
+  config: Record<string, string | { secret: string }>,
+): Promise<PluginProject> {
+  const root = await scratchFolder("plugin-project");
+  onTestFinished(() => rm(root, { recursive: true, force: true }));
+  const folder = join(root, "project");
+  if ("copy" in files) await cp(files.copy, folder, { recursive: true });
+  const env = await fileBackendEnvironment(root, "local-only");
+  await extractPlugin(folder, env);
+  if ("program" in files) await writeFile(join(folder, "Pulumi.yaml"), files.program);
+  const options = { cwd: root, env };
+  const project: PluginProject = {
+    folder,
+    pulumi: (...args) => runCommand("pulumi", ["--cwd", folder, ...args], options),
+    mustPulumi: (...args) => mustRun("pulumi", ["--cwd", folder, ...args], options),
+  };
+  await project.mustPulumi("stack", "init", "test");
+  for (const [name, value] of Object.entries(config)) {
+    if (typeof value === "string") await project.mustPulumi("config", "set", name, value);
+    else await project.mustPulumi("config", "set", "--secret", name, value.secret);
+  }
+  return project;
+}
+
 /** `require` from the repository root, outside the test runner's transform. */
 export const nativeRequire = createRequire(join(ROOT, "package.json"));
 

@@ -1,12 +1,14 @@
 /**
  * Starts the fault-injecting proxy (fault-proxy-process.mts, run by Node.js as TypeScript) as its own process on
  * 127.0.0.1, in front of `target`, and collects the faults it reports. Shared by the integration and
- * e2e tests; `close()` stops the process.
+ * e2e tests; `close()` stops the process, or the end of the test for `faultProxyForTest`.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+
+import { onTestFinished } from "vitest";
 
 const SCRIPT = join(__dirname, "fault-proxy-process.mts");
 
@@ -71,4 +73,11 @@ export async function startFaultProxy(target: string, options: FaultProxyOptions
       }
     },
   };
+}
+
+/** A proxy (see {@link startFaultProxy}) for the running test, stopped when the test ends. */
+export async function faultProxyForTest(target: string, options: FaultProxyOptions): Promise<FaultProxy> {
+  const proxy = await startFaultProxy(target, options);
+  onTestFinished(() => proxy.close());
+  return proxy;
 }
