@@ -20,7 +20,10 @@ import { listAll, type ReadmeStep, startExampleOnStandIns, type UserSession } fr
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";
 const TEAM_WEBHOOK = "https://discord.com/api/webhooks/0000/XXXX";
 
-type Outputs = Record<"oncallId" | "pagerId" | "inboxId", number> & {
+/** The stack outputs every example exports. */
+type SiteOutputs = Record<"oncallId" | "pagerId" | "inboxId", number>;
+
+type Outputs = SiteOutputs & {
   /** The handler set's ids by key (`handlers/team.yaml`). */
   teamIds: Record<string, number>;
 };
@@ -109,6 +112,29 @@ export async function repairDrift(
 }
 
 /**
+ * What an example's up left: its outputs (the lookup's are secret, so read with `--show-secrets`),
+ * `onStaging` on the first site with the inbox under its output's id, the README's Slack webhook and
+ * a disabled status page, and the pager alone on the second site. Returns the outputs and the first
+ * site's handlers, for an example's own checks.
+ */
+export async function expectUpOnTwoSites<T extends SiteOutputs>(
+  s: UserSession,
+  { staging, production }: TwoSites,
+  onStaging: string[],
+): Promise<{ ids: T; handlers: Awaited<ReturnType<typeof listAll>> }> {
+  const outputs = await s.mustSh("pulumi stack output --json --show-secrets", false);
+  const ids = JSON.parse(outputs.stdout) as T;
+  expect(await summary(staging)).toEqual(onStaging);
+  expect(await summary(production)).toEqual(["twilio Production pager"]);
+  const handlers = await listAll(staging);
+  expect(handlers.find((h) => h.name === "Status inbox")?.id).toBe(ids.inboxId);
+  expect(handlers.find((h) => h.type === "slack")?.settings).toEqual({ slack: SLACK_WEBHOOK });
+  expect(handlers.find((h) => h.type === "webhook")?.is_enabled).toBe(false);
+  expect((await listAll(production))[0]?.id).toBe(ids.pagerId);
+  return { ids, handlers };
+}
+
+/**
  * Neither key nor any of `webhooks` in the exported state (which holds the handlers, and `inState`)
  * or in anything the CLI printed.
  */
@@ -146,7 +172,7 @@ export function describeProgramOnTwoSites({ example, installed, registries }: Pr
       const { session: s, steps, standIns } = await startExampleOnStandIns(example, 4, registries);
       await s.step(steps[0]!);
       const sites = await sitesForTest(s);
-      const { staging, production } = sites;
+      const { production } = sites;
 
       await storyStep("install the SDK from its registry", async () => {
         const install = (await s.step(steps[1]!)).map((r) => `${r.stdout}${r.stderr}`).join("\n");
@@ -161,11 +187,7 @@ export function describeProgramOnTwoSites({ example, installed, registries }: Pr
           expect(up!.stdout).toMatch(/9 created/);
           // The plugin the SDK names, downloaded by the engine from the release.
           standIns.expectServed();
-          // The lookup's result is secret, as it holds the handler's settings: its id with it.
-          const outputs = await s.mustSh("pulumi stack output --json --show-secrets", false);
-          const ids = JSON.parse(outputs.stdout) as Outputs;
-
-          expect(await summary(staging)).toEqual([
+          const { ids, handlers } = await expectUpOnTwoSites<Outputs>(s, sites, [
             "discord Team Discord",
             "email On-call email",
             "email Team email",
@@ -173,15 +195,10 @@ export function describeProgramOnTwoSites({ example, installed, registries }: Pr
             "slack Team Slack",
             "webhook Status page",
           ]);
-          expect(await summary(production)).toEqual(["twilio Production pager"]);
-          const handlers = await listAll(staging);
           const named = (name: string): (typeof handlers)[number] | undefined =>
             handlers.find((h) => h.name === name);
-          expect(named("Status inbox")?.id).toBe(ids.inboxId);
           expect(named("On-call email")?.id).toBe(ids.oncallId);
           expect(named("On-call email")?.settings).toEqual({ email: "oncall@example.com" });
-          expect(handlers.find((h) => h.type === "slack")?.settings).toEqual({ slack: SLACK_WEBHOOK });
-          expect(handlers.find((h) => h.type === "webhook")?.is_enabled).toBe(false);
           // The set's handlers, on the default site, with the secret from the stack's config.
           expect(ids.teamIds).toEqual({
             "team-email": named("Team email")?.id,
