@@ -28,7 +28,7 @@ import {
 import { type Engine, enginePath, ensureEngine } from "../scripts/engine";
 import { machinePlatform, pluginTarballName } from "../scripts/build-plugin";
 import { releaseFolder } from "../scripts/release";
-import { REPOSITORY_ROOT, mustRun } from "../scripts/user-project";
+import { REPOSITORY_ROOT, applyEnvironment, mustRun } from "../scripts/user-project";
 import {
   pluginDownloadEnvironment,
   startRefusingProxy,
@@ -136,10 +136,7 @@ async function freshUser(setup: Setup, dir: string): Promise<User> {
     NOTIFICATION_HANDLERS_API_KEY: await setup.server.newKey(),
   };
   delete env.NODE_OPTIONS;
-  for (const [name, value] of Object.entries(setup.download)) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
+  applyEnvironment(env, setup.download);
   const user: User = async (args) => {
     const started = performance.now();
     await mustRun("pulumi", [...args, "--non-interactive"], {

@@ -29,6 +29,7 @@ import { type Engine, enginePath, ensureEngine } from "./engine";
 import { toStderr } from "./progress";
 import { type PluginRelease, startPluginRelease } from "./release-stand-in";
 import {
+  applyEnvironment,
   copyExample,
   mustRun,
   type PackageSpecs,
@@ -97,10 +98,7 @@ async function record(program: UpgradeProgram, recorder: Recorder, root: string,
       PULUMI_CONFIG_PASSPHRASE: UPGRADE_FIXTURE.passphrase,
     },
   });
-  for (const [name, value] of Object.entries(release?.env ?? {})) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
+  applyEnvironment(env, release?.env ?? {});
   await mkdir(join(root, "state"), { recursive: true });
   const run = (command: string, args: string[], input?: string): Promise<{ stdout: string }> =>
     mustRun(command, args, { cwd: project, env, ...(input === undefined ? {} : { input }) });

@@ -308,6 +308,14 @@ export function userEnvironment(options: UserEnvironmentOptions): NodeJS.Process
   };
 }
 
+/** Applies `changes` to `env`: a variable given as `undefined` is removed. */
+export function applyEnvironment(env: NodeJS.ProcessEnv, changes: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+}
+
 /** A scratch folder outside the repository, for a user's home and projects. */
 export function scratchFolder(prefix: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `notification-handlers-${prefix}-`));

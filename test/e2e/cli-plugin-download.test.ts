@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PLUGIN_DOWNLOAD_URL, PLUGIN_EXECUTABLE } from "../../provider/tokens";
 import { CHECKSUMS_FILE, pluginTarballName } from "../../scripts/build-plugin";
 import {
+  applyEnvironment,
   type CommandResult,
   REPOSITORY_ROOT,
   mustRun,
@@ -74,10 +75,7 @@ async function environment(home: string): Promise<NodeJS.ProcessEnv> {
     NOTIFICATION_HANDLERS_BASE_URL: server!.url,
     NOTIFICATION_HANDLERS_API_KEY: key,
   });
-  for (const [name, value] of Object.entries(pluginDownloadEnvironment(release!, proxy!))) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
+  applyEnvironment(env, pluginDownloadEnvironment(release!, proxy!));
   expect(existsSync(join(env.PULUMI_HOME!, "plugins")), "a fresh PULUMI_HOME").toBe(false);
   return env;
 }

@@ -30,6 +30,7 @@ import type { NotificationHandlerRecord } from "../../../sdk/client/resources/ha
 import { PYTHON_DISTRIBUTION } from "../../../scripts/release";
 import { projectCache } from "../../../scripts/project-cache";
 import {
+  applyEnvironment,
   copyExample,
   mustRun,
   PACKAGES,
@@ -396,10 +397,7 @@ export class UserSession {
       await seedDependencies(project, env);
       await seedVirtualenv(project, env);
     }
-    for (const [name, value] of Object.entries(options.env ?? {})) {
-      if (value === undefined) delete env[name];
-      else env[name] = value;
-    }
+    applyEnvironment(env, options.env ?? {});
     return new UserSession(root, project, envFile, env);
   }
 
