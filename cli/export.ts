@@ -121,10 +121,11 @@ export async function exportCommand(args: string[], io: CliIo, version: string):
   } catch (error) {
     throw await restoring(folder, request.out, error);
   }
-  io.stderr.write(describe(plan, request, strategy));
-  io.stderr.write(`${strategyLine(strategy)}\n`);
+  // The report is the command's output; errors alone go to stderr.
+  io.stdout.write(describe(plan, request, strategy));
+  io.stdout.write(`${strategyLine(strategy)}\n`);
   if (request.stack === undefined) {
-    io.stderr.write(
+    io.stdout.write(
       "\nNo stack was made, so no secret was stored. Make one and set its config (each --secret command\n" +
         "prompts for the value), or run the export again with --stack NAME:\n\n" +
         `  cd ${request.out}\n` +
@@ -134,8 +135,8 @@ export async function exportCommand(args: string[], io: CliIo, version: string):
     );
     return 0;
   }
-  io.stderr.write(
-    `\nStack ${request.stack} is made and configured (${plan.secrets.length + 1} secrets, encrypted). Next:\n\n` +
+  io.stdout.write(
+    `\nStack ${request.stack} is made and configured (${counted(plan.secrets.length + 1, "secret")}, encrypted). Next:\n\n` +
       `  cd ${request.out}\n  npm install\n  pulumi up --stack ${request.stack}\n`,
   );
   return 0;
@@ -283,7 +284,7 @@ async function restoring(folder: OutputFolder, out: string, error: unknown): Pro
 
 function describe(plan: ExportPlan, request: ExportRequest, strategy: StrategyChoice): string {
   const lines = [
-    `Exported ${plan.handlers.length} handlers to ${request.out} (${plan.secrets.length} secret values, none written to a file).`,
+    `Exported ${counted(plan.handlers.length, "handler")} to ${request.out} (${counted(plan.secrets.length, "secret value")}, none written to a file).`,
   ];
   for (const s of plan.skipped)
     lines.push(`  not exported: handler ${s.id} (${JSON.stringify(s.name)}): ${s.reason}`);
@@ -302,6 +303,9 @@ function describe(plan: ExportPlan, request: ExportRequest, strategy: StrategyCh
   }
   return `${lines.join("\n")}\n`;
 }
+
+/** A count and its noun, in the plural unless it is one: "1 secret value", "2 handlers". */
+const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

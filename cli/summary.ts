@@ -45,6 +45,7 @@ interface PreviewStep {
 
 interface StepState {
   id?: string;
+  retainOnDelete?: boolean;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
 }
@@ -132,15 +133,16 @@ const resourceName = (urn: string): string => urn.split("::").pop() ?? urn;
 /**
  * The provider's note on a step's handler: the one the engine gave the step's URN (the plugin's), else
  * the one naming its id (ids are unique per site; with several sites in one stack the name tells two
- * notes apart).
+ * notes apart). A takeover's note names the handler it takes over: `adopt`'s id, or its name.
  */
 function noteOf(step: PreviewStep, notes: readonly DriftNote[]): DriftNote | undefined {
   const own = notes.find((n) => n.urn === step.urn);
   if (own !== undefined) return own;
-  const id = handlerIdOf(step);
-  const candidates = notes.filter((n) => n.urn === undefined && n.id === id);
+  const adopt = step.oldState === undefined ? step.newState?.inputs?.adopt : undefined;
   const names = [step.oldState?.outputs?.name, step.newState?.inputs?.name];
-  return candidates.find((n) => names.includes(n.name)) ?? candidates[0];
+  const id = typeof adopt === "number" ? adopt : handlerIdOf(step);
+  const candidates = notes.filter((n) => n.urn === undefined && (n.id === id || adopt === true));
+  return candidates.find((n) => names.includes(n.name)) ?? (adopt === true ? undefined : candidates[0]);
 }
 
 function handlerIdOf(step: PreviewStep): number {
@@ -154,11 +156,12 @@ function row(step: PreviewStep, change: Change, note: DriftNote | undefined): st
   if (change === "create") {
     const enabled = inputs.isEnabled === false ? "disabled" : "enabled";
     const type = typeof inputs.type === "string" ? inputs.type : "";
-    fields.push(`new ${type === "" ? "" : `${markdownText(type)} `}handler, ${enabled}`);
+    fields.push(`new ${type === "" ? "" : `${markdownText(type)} `}handler, ${enabled}; ${kept(step)}`);
   } else if (change === "take over") {
     const adopt = inputs.adopt;
     const which = adopt === true ? "the handler of the same name" : `handler ${JSON.stringify(adopt)}`;
-    fields.push(`takes over ${which} as it is: nothing is written where it matches the code`);
+    const writes = note?.kind === "differs" ? "writing the fields below" : "as it is: nothing is written";
+    fields.push(`takes over ${which}, ${writes}; ${kept(step)}`);
   } else if (change === "delete") {
     fields.push("the handler is deleted");
   } else if (note?.kind === "gone") {
@@ -175,11 +178,16 @@ function row(step: PreviewStep, change: Change, note: DriftNote | undefined): st
   return `| ${change} | \`${resourceName(step.urn)}\` | ${handlerCell(step, note)} | ${fields.join("<br>") || "—"} |`;
 }
 
+/** Whether `pulumi destroy` deletes the handler a create makes or takes over. */
+const kept = (step: PreviewStep): string =>
+  step.newState?.retainOnDelete === true ? "kept by a destroy (`retainOnDelete`)" : "deleted by a destroy";
+
 /** The handler's id and name as it is live, and as the code has it when that differs. */
 function handlerCell(step: PreviewStep, note: DriftNote | undefined): string {
   const code = step.newState?.inputs?.name ?? step.oldState?.outputs?.name;
-  const id = handlerIdOf(step);
-  if (!Number.isInteger(id)) {
+  const recorded = handlerIdOf(step);
+  const id = Number.isInteger(recorded) ? recorded : note?.id;
+  if (id === undefined) {
     const adopt = step.newState?.inputs?.adopt;
     return `${adopt === undefined || adopt === false ? "new" : "existing"}: ${markdownText(JSON.stringify(code))}`;
   }

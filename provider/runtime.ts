@@ -16,6 +16,7 @@ import { readSettings } from "./core/config";
 import { ProviderContext } from "./core/context";
 import type { HandlerInputs, HandlerOutputs } from "./core/inputs";
 import * as operations from "./core/operations";
+import { keepingOptions, optionsIn } from "./dynamic/passed-options";
 import { NPM_PACKAGE } from "./tokens";
 import { READ_CONTRACTS } from "./dynamic/state-contract";
 
@@ -32,38 +33,46 @@ export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOut
     });
   },
 
-  /** Checks inputs against the catalog before any API call. */
-  check(_olds: HandlerInputs, news: HandlerInputs): Promise<pulumi.dynamic.CheckResult> {
-    return new Promise((resolve) => resolve(operations.check(context, news)));
+  /** Checks inputs against the catalog before any API call; a takeover notes what it will write. */
+  check(olds: HandlerInputs, news: HandlerInputs): Promise<pulumi.dynamic.CheckResult> {
+    return operations.check(context, news, olds);
   },
 
-  /** Compares the desired inputs with the handler's live state, so drift shows up without `--refresh`. */
+  /**
+   * Compares the desired inputs with the handler's live state, so drift shows up without `--refresh`;
+   * the options the resource passed say what the program leaves to others and what replaces.
+   */
   diff(id: pulumi.ID, olds: HandlerInputs, news: HandlerInputs): Promise<pulumi.dynamic.DiffResult> {
-    return operations.diff(context, id, olds, news);
+    return operations.diff(context, id, olds, news, context.note, optionsIn(news));
   },
 
   /** Creates the handler (or takes one over with `adopt`), verified by reading it back. */
-  create(inputs: HandlerInputs): Promise<pulumi.dynamic.CreateResult> {
-    return operations.create(context, inputs);
+  async create(inputs: HandlerInputs): Promise<pulumi.dynamic.CreateResult> {
+    const { id, outs } = await operations.create(context, inputs, optionsIn(inputs, "create"));
+    return { id, outs: keepingOptions(outs, inputs) };
   },
 
   /** Reads the live handler for `pulumi refresh` and `NotificationHandler.get`; gone means no id. */
-  read(id: pulumi.ID, props?: HandlerOutputs | HandlerInputs): Promise<pulumi.dynamic.ReadResult> {
-    return operations.read(context, id, props);
+  async read(id: pulumi.ID, props?: HandlerOutputs | HandlerInputs): Promise<pulumi.dynamic.ReadResult> {
+    const result = await operations.read(context, id, props);
+    return result.props === undefined || props === undefined
+      ? result
+      : { ...result, props: keepingOptions(result.props, props) };
   },
 
   /** Brings the handler to the new inputs in place. */
-  update(
+  async update(
     id: pulumi.ID,
     olds: HandlerOutputs | HandlerInputs,
     news: HandlerInputs,
   ): Promise<pulumi.dynamic.UpdateResult> {
-    return operations.update(context, id, olds, news);
+    const { outs } = await operations.update(context, id, olds, news, optionsIn(news, "update"));
+    return { outs: keepingOptions(outs, news) };
   },
 
   /** Deletes the handler. */
   delete(id: pulumi.ID, props: HandlerOutputs): Promise<void> {
-    return operations.remove(context, id, props);
+    return operations.remove(context, id, props, optionsIn(props, "delete"));
   },
 };
 

@@ -1,11 +1,10 @@
 /**
  * Adoption: `adopt: true` takes over the one unclaimed handler of the same name and type, `adopt:
- * <id>` that handler. It applies to a resource's first create only.
+ * <id>` that handler. It applies to a resource's first create only (the caller knows a replacement).
  */
 import { equalAfterCleaning } from "../../sdk/client/cleaning";
 import type { SiteContext } from "./context";
 import type { Desired, HandlerInputs, LiveHandler } from "./inputs";
-import { inputsKey } from "./replacements";
 
 /**
  * Finds the existing handler `adopt` names and claims it for this resource (no other may take it
@@ -16,16 +15,36 @@ export async function claimHandlerToAdopt(
   inputs: HandlerInputs,
   desired: Desired,
 ): Promise<LiveHandler | undefined> {
+  // Another resource may claim the one found while this one waited: then look again.
+  for (;;) {
+    const live = await findHandlerToAdopt(ctx, inputs, desired);
+    if (live === undefined || !ctx.account.isClaimed(live.handlerId)) {
+      if (live !== undefined) {
+        ctx.account.claim(live.handlerId);
+        ctx.note(`taking over handler ${live.handlerId} (${JSON.stringify(live.name)})`);
+      }
+      return live;
+    }
+  }
+}
+
+/**
+ * The existing handler `adopt` names, unclaimed, without claiming it (a preview's check asks too);
+ * undefined when `adopt` takes over nothing.
+ */
+export async function findHandlerToAdopt(
+  ctx: SiteContext,
+  inputs: HandlerInputs,
+  desired: Desired,
+): Promise<LiveHandler | undefined> {
   const adopt = inputs.adopt;
-  if (adopt === undefined || adopt === false || ctx.replacements.has(inputsKey(inputs))) return undefined;
+  if (adopt === undefined || adopt === false) return undefined;
   if (typeof adopt === "number") {
     if (ctx.account.isClaimed(adopt))
       throw new Error(`adopt: handler ${adopt} is already managed by another resource`);
-    ctx.account.claim(adopt);
     const live = await ctx.account.read(adopt);
     if (live === undefined)
       throw new Error(`adopt: handler ${adopt} does not exist (or belongs to another account)`);
-    ctx.note(`taking over handler ${adopt} (${JSON.stringify(live.name)})`);
     return live;
   }
   // Sorted here: 2025 instances ignore the list order.
@@ -43,10 +62,5 @@ export async function claimHandlerToAdopt(
         `(ids ${matches.map((h) => h.handlerId).join(", ")}); set adopt to the id of the one to take over`,
     );
   }
-  const [match] = matches;
-  if (match !== undefined) {
-    ctx.account.claim(match.handlerId);
-    ctx.note(`taking over handler ${match.handlerId} (${JSON.stringify(match.name)})`);
-  }
-  return match;
+  return matches[0];
 }

@@ -19,7 +19,7 @@ import { UNKNOWN_CONNECTION, connectionId, describeConnection } from "./connecti
 import { type Note, noteToStderr, pacingNotes } from "./diagnostics";
 import type { HandlersApi } from "./handlers-api";
 import type { UpdateStrategy } from "../../sdk/client/settings";
-import type { HandlerInputs } from "./inputs";
+import type { HandlerInputs, LiveHandler } from "./inputs";
 import { DEFAULT_BATCH_WINDOW_MS, DEFAULT_MAX_WAIT_MS, ReadBack } from "./read-back";
 import { CreatesInFlight } from "./recovery";
 
@@ -43,11 +43,13 @@ export class SiteContext {
   /** Creates in flight, for recoveries to wait on. */
   readonly creates = new CreatesInFlight();
   /**
-   * The inputs of resources this process's diffs decided to replace (or found gone). The engine
-   * checks and creates a replacement like a new resource; adoption is for the first create only, so
-   * a create with these inputs makes a new handler whatever `adopt` says.
+   * The inputs of resources this process diffed (`inputsKey`), each with its handler as it is live
+   * (none when gone). The engine checks and creates a replacement like a new resource, and may replace
+   * for reasons of its own; adoption is for the first create only, so a create with these inputs makes
+   * a new handler whatever `adopt` says, keeping the replaced one's live values of what
+   * `ignoreChanges` names.
    */
-  readonly replacements = new Set<string>();
+  readonly replacements = new Map<string, LiveHandler | undefined>();
   /** How messages name the site (never with the key). */
   readonly label: string;
 

@@ -1,8 +1,9 @@
 /**
- * A resource's `customTimeouts`: the engine sends each create, update and delete the seconds it may
- * take. Past that, the operation retries nothing and starts no new write, as after a cancel; a
- * request already sent finishes, so what it did is still known. The deadline follows the operation's
- * own calls (AsyncLocalStorage), so operations running beside it keep theirs.
+ * A resource's `customTimeouts`: each create, update and delete may take so many seconds. Past that,
+ * the operation retries nothing and starts no new write, as after a cancel; a request already sent is
+ * awaited, so what it did is known, and the operation then fails naming its timeout (recording the
+ * handler it made or changed: the caller's `late`). The deadline follows the operation's own calls
+ * (AsyncLocalStorage), so operations running beside it keep theirs.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
@@ -26,14 +27,27 @@ interface Deadline {
 
 const current = new AsyncLocalStorage<Deadline>();
 
-/** Runs `operation` with a deadline `timeoutSeconds` from now; 0 (the engine's "none") runs it as it is. */
-export function withDeadline<T>(
+/**
+ * Runs `operation` with a deadline `timeoutSeconds` from now; none or 0 (the engine's "none") runs it
+ * as it is. An operation that finishes past its deadline fails with `late(result, message)`.
+ */
+export async function withDeadline<T>(
   what: string,
-  timeoutSeconds: number,
+  timeoutSeconds: number | undefined,
   operation: () => Promise<T>,
+  late: (result: T, message: string) => Error = (_result, message) => new Error(message),
 ): Promise<T> {
-  if (!(timeoutSeconds > 0)) return operation();
-  return current.run({ what, timeoutSeconds, at: Date.now() + timeoutSeconds * 1000 }, operation);
+  if (timeoutSeconds === undefined || !(timeoutSeconds > 0)) return operation();
+  const started = Date.now();
+  const at = started + timeoutSeconds * 1000;
+  const result = await current.run({ what, timeoutSeconds, at }, operation);
+  const took = Date.now() - started;
+  if (took <= timeoutSeconds * 1000) return result;
+  throw late(
+    result,
+    `${what} did not finish within its custom timeout of ${timeoutSeconds} s: it took ` +
+      `${(took / 1000).toFixed(1)} s, awaiting a request already sent`,
+  );
 }
 
 /** Throws once the calling operation's deadline has passed, naming what would have started. */

@@ -6,15 +6,18 @@
  * A note is plain text, because the engine passes a dynamic provider's notes on as diagnostics of no
  * resource, one line each (the plugin sends each whole, with its resource's URN):
  *
- *     handler 12 ("On-call") differs from the program:
+ *     handler 12 ("Renamed in the web UI") differs from the program:
  *       name: live "Renamed in the web UI", desired "On-call" (changed outside the code)
  *       slack: live [secret], desired [secret] (changed outside the code)
  *     handler 13 ("Pager") no longer exists in the API; it will be created again
  */
 import { ALL_FIELDS } from "../../sdk/client/catalog";
 
-/** Who made a field differ: the code (since the last deploy), someone outside it, or both. */
-export type Origin = "code" | "outside" | "both";
+/**
+ * Who made a field differ: the code (since the last deploy), someone outside it, or both; unknown
+ * where no record of the last deploy survives (`./applied-record`).
+ */
+export type Origin = "code" | "outside" | "both" | "unknown";
 
 /** One difference between the program and the live handler. */
 export interface Difference {
@@ -53,6 +56,7 @@ export const ORIGINS: Record<Origin, string> = {
   code: "changed in the code",
   outside: "changed outside the code",
   both: "changed in the code and outside it",
+  unknown: "origin unknown: refreshed before this version recorded the deploy",
 };
 
 /** A value as a note shows it: a secret property's never, whatever the caller passed. */

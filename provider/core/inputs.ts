@@ -205,6 +205,27 @@ export function desiredFrom(inputs: HandlerInputs): Desired {
   };
 }
 
+/**
+ * The desired state with each property the program leaves to others (`ignoreChanges`) at its live
+ * value: what a diff compares and a write sends, so nothing puts back a value changed outside the code.
+ */
+export function withLiveValues(
+  desired: Desired,
+  live: LiveHandler | undefined,
+  ignored: (property: string) => boolean,
+): Desired {
+  if (live === undefined) return desired;
+  const kept: Desired = { ...desired, fields: { ...desired.fields } };
+  if (ignored("name")) kept.name = live.name;
+  if (ignored("isEnabled")) kept.isEnabled = live.isEnabled;
+  if (live.type !== desired.type) return kept;
+  for (const spec of fieldsOf(desired.type)) {
+    const have = live.settings[spec.field];
+    if (have !== undefined && ignored(spec.property)) kept.fields[spec.field] = have;
+  }
+  return kept;
+}
+
 /** The form parameters that bring a handler to the desired state (type and every field always sent). */
 export function apiParams(desired: Desired): Record<string, string | boolean> {
   return { name: desired.name, type: desired.type, is_enabled: desired.isEnabled, ...desired.fields };
@@ -254,9 +275,15 @@ export function changedInputs(olds: HandlerInputs, news: HandlerInputs): string[
   return changed;
 }
 
-/** The resource's outputs: the checked inputs (as the program wrote them) plus what the API reports. */
-export function outputsFrom(inputs: HandlerInputs, live: LiveHandler): HandlerOutputs {
-  const desired = desiredFrom(inputs);
+/**
+ * The resource's outputs: the checked inputs (as the program wrote them, or as `desired` has them where
+ * it kept a live value) plus what the API reports.
+ */
+export function outputsFrom(
+  inputs: HandlerInputs,
+  live: LiveHandler,
+  desired: Desired = desiredFrom(inputs),
+): HandlerOutputs {
   const outs: HandlerOutputs = {
     ...withoutEngineKeys(inputs),
     handlerId: live.handlerId,
@@ -268,6 +295,10 @@ export function outputsFrom(inputs: HandlerInputs, live: LiveHandler): HandlerOu
     lastDatetime: live.lastDatetime,
     datetime: live.datetime,
   };
+  for (const spec of fieldsOf(desired.type)) {
+    const value = desired.fields[spec.field];
+    if (value !== undefined) outs[spec.property] = value;
+  }
   return outs;
 }
 
@@ -295,11 +326,12 @@ export function refreshedOutputs(recorded: HandlerInputs, live: LiveHandler): Ha
   return outs;
 }
 
-/** The inputs to record after a refresh: the refreshed outputs less what the provider computes. */
+/**
+ * The inputs to record after a refresh: the refreshed outputs less what the provider computes and
+ * keeps for itself (`__` properties).
+ */
 export function inputsFromOutputs(outputs: HandlerOutputs): HandlerInputs {
-  const inputs: HandlerInputs = { ...outputs };
-  for (const property of OUTPUT_PROPERTIES) delete inputs[property];
-  return inputs;
+  return withoutEngineKeys(outputs);
 }
 
 function withoutEngineKeys(inputs: HandlerInputs): HandlerInputs {

@@ -7,7 +7,8 @@
  * encodes them.
  */
 import { ALL_FIELDS } from "../../sdk/client/catalog";
-import { claimHandlerToAdopt } from "./adoption";
+import { claimHandlerToAdopt, findHandlerToAdopt } from "./adoption";
+import { APPLIED_KEY, appliedRecord, withOrigins } from "./applied-record";
 import { type Connection, requireConnection } from "./config";
 import {
   CONNECTION_PROPERTY,
@@ -18,8 +19,10 @@ import {
   siteOf,
 } from "./connection";
 import type { ProviderContext } from "./context";
+import { withDeadline } from "./deadline";
 import {
   type CheckFailure,
+  type Desired,
   type HandlerInputs,
   type HandlerOutputs,
   type LiveHandler,
@@ -31,11 +34,13 @@ import {
   inputsFromOutputs,
   outputsFrom,
   refreshedOutputs,
+  withLiveValues,
 } from "./inputs";
 import type { Note } from "./diagnostics";
-import { type Difference, formatDriftNote } from "./drift-note";
-import { recordOnFailure } from "./partial-failure";
+import { formatDriftNote } from "./drift-note";
+import { partialFailure, recordOnFailure } from "./partial-failure";
 import { inputsKey } from "./replacements";
+import { type ResourceOptions, namesProperty } from "./resource-options";
 import { createHandler, deleteHandler, updateHandler } from "./writes";
 
 /** Inputs that decide what is sent to the API. */
@@ -71,22 +76,51 @@ function handlerId(id: string): number {
 /**
  * Checks inputs against the catalog before any API call. The engine prints the value of the property a
  * failure names, secret or not, so each failure is the resource's, naming its property in the reason.
+ * A new resource that takes over a handler (`adopt`) notes each field its create will write, so the
+ * preview shows what a takeover changes.
  */
-export function check(ctx: ProviderContext, news: HandlerInputs): CheckResult {
+export async function check(
+  ctx: ProviderContext,
+  news: HandlerInputs,
+  olds: HandlerInputs = {},
+  note: Note = ctx.note,
+): Promise<CheckResult> {
   // A resource with a connection of its own does not need the provider's.
   if (news.connection === undefined || news.connection === null) requireConnection(ctx.settings);
   const failures = [...checkInputs(news), ...connectionFailures(news.connection)].map((f) => ({
     property: "",
     reason: f.property === "" ? f.reason : `${f.property} ${f.reason}`,
   }));
+  if (failures.length === 0 && olds.type === undefined) await noteTakeover(ctx, news, note);
   return { inputs: news, failures };
+}
+
+/**
+ * The note of a takeover whose handler differs from the code: each field live -> code, changed
+ * outside the code, under the handler's live name. Quiet when there is nothing to take over or it is
+ * not known yet; the create says why it cannot take it over.
+ */
+async function noteTakeover(ctx: ProviderContext, inputs: HandlerInputs, note: Note): Promise<void> {
+  const connection = explicitConnection(inputs);
+  const adopt = inputs.adopt;
+  if (adopt === undefined || adopt === false || adopt === UNKNOWN || connection === UNKNOWN_CONNECTION)
+    return;
+  if (API_PROPERTIES.some((p) => inputs[p] === UNKNOWN)) return;
+  const desired = desiredFrom(inputs);
+  const live = await findHandlerToAdopt(ctx.site(connection), inputs, desired).catch(() => undefined);
+  if (live === undefined) return;
+  const fields = differences(desired, live).map((d) => ({ ...d, origin: "outside" as const }));
+  if (fields.length > 0)
+    note(formatDriftNote({ kind: "differs", id: live.handlerId, name: live.name, fields }));
 }
 
 /**
  * Compares the desired inputs with the handler's live state, so drift shows up without `--refresh`.
  * A handler moved to another site (a `connection` with another base URL) is replaced: created there,
  * then deleted from the old one. A new key for the same site (key rotation) changes nothing in the API.
- * Its notes for the user (drift, a handler gone, a move) go to `note`.
+ * A property the program leaves to others (`ignoreChanges`) is compared at its live value, so it never
+ * differs; one named by `replaceOnChanges` replaces the handler when it changes. Its notes for the user
+ * (drift, a handler gone, a move) go to `note`.
  */
 export async function diff(
   ctx: ProviderContext,
@@ -94,8 +128,10 @@ export async function diff(
   olds: HandlerInputs,
   news: HandlerInputs,
   note: Note = ctx.note,
+  options: ResourceOptions = {},
 ): Promise<HandlerDiff> {
   const n = handlerId(id);
+  const ignored = (property: string): boolean => namesProperty(options.ignoreChanges, property);
   const connection = explicitConnection(news);
   if (connection === UNKNOWN_CONNECTION) return replacedFor(CONNECTION_PROPERTY);
   const site = ctx.site(connection);
@@ -105,7 +141,9 @@ export async function diff(
       `handler ${n} (${JSON.stringify(olds.name)}) moves from ${describeConnection(from)} to ${site.label}: ` +
         "it will be created there, then deleted from the old site",
     );
-    site.replacements.add(inputsKey(news));
+    // What the program leaves to others moves with the handler: read it where it lives now.
+    const kept = options.ignoreChanges?.length ? await ctx.site(from).account.byId(n) : undefined;
+    site.replacements.set(inputsKey(news, ignored), kept);
     return replacedFor(CONNECTION_PROPERTY);
   }
   site.account.claim(n); // managed by this resource: no other resource may adopt it
@@ -113,61 +151,45 @@ export async function diff(
   if (live === undefined) {
     const name = typeof olds.name === "string" ? olds.name : desiredFrom(news).name;
     note(formatDriftNote({ kind: "gone", id: n, name }));
-    site.replacements.add(inputsKey(news));
+    site.replacements.set(inputsKey(news, ignored), undefined);
     return replacedFor("handlerId");
   }
+  // The engine may replace the resource for reasons of its own (`replaceOnChanges`, `replaceWith`,
+  // a trigger): a create with these inputs in this process is that replacement.
+  site.replacements.set(inputsKey(news, ignored), live);
   // A value known only at apply time cannot be compared yet: the engine shows a possible change.
-  const unknown = API_PROPERTIES.filter((p) => news[p] === UNKNOWN);
+  const unknown = API_PROPERTIES.filter((p) => news[p] === UNKNOWN && !ignored(p));
   if (unknown.length > 0) {
     return news.type === UNKNOWN || news.updateStrategy === UNKNOWN
       ? { changes: true, replaces: ["type"], deleteBeforeReplace: false, changed: unknown }
       : { changes: true, changed: unknown };
   }
-  const desired = desiredFrom(news);
+  const desired = withLiveValues(desiredFrom(news), live, ignored);
   const drift = differences(desired, live);
-  const edited = changedInputs(olds, news);
+  const edited = changedInputs(olds, news).filter((p) => !ignored(p));
   const changed = [...new Set([...drift.map((d) => d.property), ...edited])];
   // The same site with another key, or the provider's configuration spelled as a connection: the
   // state records it, the API is not touched.
   if (JSON.stringify(olds.connection ?? null) !== JSON.stringify(news.connection ?? null))
     changed.push(CONNECTION_PROPERTY);
   if (changed.length === 0) return { changes: false, changed };
-  // The live handler already is what the program wants (edited to match, say): record the new
-  // inputs without touching it; update() then sends nothing.
-  if (drift.length === 0) return { changes: true, replaces: [], changed };
-  note(
-    formatDriftNote({
-      kind: "differs",
-      id: n,
-      name: desired.name,
-      fields: withOrigins(drift, edited, olds, live),
-    }),
-  );
-  const replace = changed.includes("type") || ctx.strategyOf(news) === "replace";
-  if (replace) site.replacements.add(inputsKey(news));
-  return { changes: true, replaces: replace ? changed : [], deleteBeforeReplace: false, changed };
+  if (drift.length > 0) {
+    const fields = withOrigins(drift, olds, desired, live, edited);
+    note(formatDriftNote({ kind: "differs", id: n, name: live.name, fields }));
+  }
+  // Where the live handler already is what the program wants (edited to match, say), the new inputs
+  // are recorded without touching it, unless `replaceOnChanges` names a changed property.
+  const inPlace: HandlerDiff = { changes: true, replaces: [], changed };
+  const replace =
+    changed.some((p) => namesProperty(options.replaceOnChanges, p)) ||
+    (drift.length > 0 && (changed.includes("type") || ctx.strategyOf(news) === "replace"));
+  if (!replace) return drift.length > 0 ? { ...inPlace, deleteBeforeReplace: false } : inPlace;
+  return { changes: true, replaces: changed, deleteBeforeReplace: false, changed };
 }
 
 /** A diff that replaces the handler for `property` alone: created anew, then the old one deleted. */
 function replacedFor(property: string): HandlerDiff {
   return { changes: true, replaces: [property], deleteBeforeReplace: false, changed: [property] };
-}
-
-/**
- * Who made each drifted field differ: the code, when its value changed since the recorded inputs;
- * someone outside it, when the live value is no longer the recorded one; or both.
- */
-function withOrigins(
-  drift: readonly Difference[],
-  edited: readonly string[],
-  olds: HandlerInputs,
-  live: LiveHandler,
-): Difference[] {
-  const moved = new Set(differences(desiredFrom(olds), live).map((d) => d.property));
-  return drift.map((d) => ({
-    ...d,
-    origin: edited.includes(d.property) ? (moved.has(d.property) ? "both" : "code") : "outside",
-  }));
 }
 
 /**
@@ -181,51 +203,109 @@ function previousConnection(ctx: ProviderContext, olds: HandlerInputs): Connecti
   return baseUrl === undefined || apiKey === undefined ? undefined : { baseUrl, apiKey };
 }
 
-/** Creates the handler (or takes one over with `adopt`), verified by reading it back. */
-export async function create(ctx: ProviderContext, inputs: HandlerInputs): Promise<CreateResult> {
-  const site = ctx.site(explicitConnection(inputs));
-  const desired = desiredFrom(inputs);
-  const adopted = await claimHandlerToAdopt(site, inputs, desired);
-  let live: LiveHandler;
-  if (adopted === undefined) {
-    live = await createHandler(site, desired, inputs);
-  } else if (differences(desired, adopted).length === 0) {
-    live = adopted;
-  } else if (ctx.strategyOf(inputs) === "replace") {
-    live = await createHandler(site, desired, inputs);
-    await recordOnFailure(live, inputs, () => deleteHandler(site, adopted.handlerId));
-  } else {
-    live = await updateHandler(site, adopted, desired, inputs);
-  }
-  return { id: String(live.handlerId), outs: outputsFrom(inputs, live) };
+/** How a message names an operation on a resource: its name in the program, else its handler's. */
+function operationOf(verb: string, inputs: HandlerInputs, options: ResourceOptions): string {
+  return `the ${verb} of ${options.resource ?? JSON.stringify(inputs.name)}`;
 }
 
-/** Brings the handler to the new inputs in place (the engine calls this only for in-place changes). */
-export async function update(
+/**
+ * The outputs of a write (or of a takeover that wrote nothing), with the record of what it applied
+ * (`./applied-record`).
+ */
+function appliedOutputs(inputs: HandlerInputs, live: LiveHandler, desired: Desired): HandlerOutputs {
+  return { ...outputsFrom(inputs, live, desired), [APPLIED_KEY]: appliedRecord(desired, live) };
+}
+
+/**
+ * Creates the handler (or takes one over with `adopt`), verified by reading it back. The replacement
+ * of a handler keeps the live values of what the program leaves to others (`options.ignoreChanges`,
+ * which a plugin's create is not sent: the plugin passes on what its diff was). Past its custom
+ * timeout, it fails once the request sent is answered, recording what it made.
+ */
+export function create(
+  ctx: ProviderContext,
+  inputs: HandlerInputs,
+  options: ResourceOptions = {},
+): Promise<CreateResult> {
+  const site = ctx.site(explicitConnection(inputs));
+  const ignored = (property: string): boolean => namesProperty(options.ignoreChanges, property);
+  const key = inputsKey(inputs, ignored);
+  const replacement = site.replacements.has(key);
+  return withDeadline(
+    operationOf("create", inputs, options),
+    options.timeoutSeconds,
+    async () => {
+      // Adoption is for the first create only: a replacement makes a new handler.
+      const adopted = replacement ? undefined : await claimHandlerToAdopt(site, inputs, desiredFrom(inputs));
+      const desired = withLiveValues(desiredFrom(inputs), site.replacements.get(key), ignored);
+      let live: LiveHandler;
+      if (adopted === undefined) {
+        live = await createHandler(site, desired, inputs);
+      } else if (differences(desired, adopted).length === 0) {
+        live = adopted;
+      } else if (ctx.strategyOf(inputs) === "replace") {
+        live = await createHandler(site, desired, inputs);
+        await recordOnFailure(live, inputs, () => deleteHandler(site, adopted.handlerId));
+      } else {
+        live = await updateHandler(site, adopted, desired, inputs);
+      }
+      return { id: String(live.handlerId), outs: appliedOutputs(inputs, live, desired) };
+    },
+    (result, message) =>
+      partialFailure(`${message}; handler ${result.id} is recorded`, Number(result.id), result.outs, inputs),
+  );
+}
+
+/**
+ * Brings the handler to the new inputs in place (the engine calls this only for in-place changes),
+ * leaving what the program leaves to others as it is live.
+ */
+export function update(
   ctx: ProviderContext,
   id: string,
   olds: HandlerOutputs | HandlerInputs,
   news: HandlerInputs,
+  options: ResourceOptions = {},
 ): Promise<UpdateResult> {
   const n = handlerId(id);
   const site = ctx.site(explicitConnection(news));
-  const desired = desiredFrom(news);
-  const before = await site.account.byId(n);
-  if (before === undefined)
-    throw new Error(
-      `handler ${n} (${JSON.stringify(olds.name)}) no longer exists; run \`pulumi up\` again to create it`,
-    );
-  const live =
-    differences(desired, before).length === 0 ? before : await updateHandler(site, before, desired, news);
-  return { outs: outputsFrom(news, live) };
+  const ignored = (property: string): boolean => namesProperty(options.ignoreChanges, property);
+  return withDeadline(
+    operationOf("update", news, options),
+    options.timeoutSeconds,
+    async () => {
+      const before = await site.account.byId(n);
+      if (before === undefined)
+        throw new Error(
+          `handler ${n} (${JSON.stringify(olds.name)}) no longer exists; run \`pulumi up\` again to create it`,
+        );
+      const desired = withLiveValues(desiredFrom(news), before, ignored);
+      const live =
+        differences(desired, before).length === 0 ? before : await updateHandler(site, before, desired, news);
+      return { outs: appliedOutputs(news, live, desired) };
+    },
+    (result, message) =>
+      partialFailure(`${message}; handler ${n} is recorded as it now is`, n, result.outs, news),
+  );
 }
 
 /** Deletes the handler, through the connection its state records; one already gone is fine. */
-export async function remove(ctx: ProviderContext, id: string, props: HandlerInputs = {}): Promise<void> {
-  await deleteHandler(ctx.site(explicitConnection(props)), handlerId(id));
+export async function remove(
+  ctx: ProviderContext,
+  id: string,
+  props: HandlerInputs = {},
+  options: ResourceOptions = {},
+): Promise<void> {
+  await withDeadline(operationOf("delete", props, options), options.timeoutSeconds, () =>
+    deleteHandler(ctx.site(explicitConnection(props)), handlerId(id)),
+  );
 }
 
-/** Reads the live handler for `pulumi refresh` and `NotificationHandler.get`; gone means no id. */
+/**
+ * Reads the live handler for `pulumi refresh`, `pulumi import` and `NotificationHandler.get`; gone
+ * means no id. The record of the last deploy is kept as it was; an import (no recorded properties)
+ * starts an empty one, as the code applied nothing to the handler.
+ */
 export async function read(
   ctx: ProviderContext,
   id: string,
@@ -237,6 +317,8 @@ export async function read(
   const live = await site.account.byId(n);
   if (live === undefined) return {};
   const outs = refreshedOutputs(props ?? {}, live);
+  const record = props === undefined ? {} : props[APPLIED_KEY];
+  if (record !== undefined) outs[APPLIED_KEY] = record;
   // Secret fields and the connection (its key) stay out of the recorded inputs: only outputs are
   // marked secret by the resource. Diffs, updates and deletes read the recorded outputs.
   const inputs = inputsFromOutputs(outs);

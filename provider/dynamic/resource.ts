@@ -12,6 +12,7 @@ import {
   isHandlerType,
 } from "../../sdk/client/catalog";
 import type { UpdateStrategy } from "../../sdk/client/settings";
+import { OPTIONS_KEY, passedOptions } from "./passed-options";
 import { PROVIDER_KEY, providerSource } from "./provider-source";
 import { DYNAMIC_RESOURCE_TYPE } from "../tokens";
 import { SECRET_INPUTS, secretOutputsOf } from "../core/secret-properties";
@@ -121,6 +122,14 @@ function absentFields(resource: NotificationHandler, own: readonly { property: s
   }
 }
 
+/** The handler id of an `import` option, which the resource takes over as `adopt` does. */
+function importedId(id: pulumi.ID): number {
+  const n = Number(id);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new Error(`import: "${id}" is not a notification handler id (a positive integer)`);
+  return n;
+}
+
 /**
  * A notification handler managed through the Notification Handlers API.
  *
@@ -179,7 +188,9 @@ export class NotificationHandler extends pulumi.CustomResource {
 
   /**
    * Declares a handler. With `opts.id` and no args, reads the existing handler of that id instead
-   * (see {@link NotificationHandler.get}).
+   * (see {@link NotificationHandler.get}). The dynamic provider's host drops some of Pulumi's options,
+   * so the resource passes them itself: `ignoreChanges`, `replaceOnChanges` and `customTimeouts` as
+   * declared here, and `import` as `adopt` with that id (the host cannot serve an import's read).
    */
   constructor(name: string, args: NotificationHandlerArgs, opts?: NotificationHandlerOptions);
   /** @internal */
@@ -198,6 +209,7 @@ export class NotificationHandler extends pulumi.CustomResource {
     const props: Record<string, unknown> = {};
     // A read (`get`) takes its connection alone: the provider's read uses the recorded properties.
     if (connection !== undefined) props.connection = pulumi.secret(connection);
+    const { import: imported, ...declared } = opts;
     if (args !== undefined) {
       for (const [key, value] of Object.entries(args)) {
         // Credentials (and the connection, which holds a key) are secret in the inputs and the outputs,
@@ -205,6 +217,9 @@ export class NotificationHandler extends pulumi.CustomResource {
         props[key] = SECRET_INPUTS.includes(key) && value !== undefined ? pulumi.secret(value) : value;
       }
       props.name = args.name ?? name;
+      if (imported !== undefined) props.adopt = importedId(imported);
+      const passed = passedOptions(declared);
+      if (passed !== undefined) props[OPTIONS_KEY] = passed;
     }
     // The fields of the handler's own type are outputs the engine resolves; those of the other types
     // are never set, and stay plain (see `absentFields`). Each output costs the Node.js SDK four
@@ -226,7 +241,9 @@ export class NotificationHandler extends pulumi.CustomResource {
         NotificationHandler.__pulumiType,
         name,
         props,
-        pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secretOutputsOf(type)] }),
+        pulumi.mergeOptions(args === undefined ? opts : declared, {
+          additionalSecretOutputs: [...secretOutputsOf(type)],
+        }),
       );
     } finally {
       Error.stackTraceLimit = stackTraceLimit;

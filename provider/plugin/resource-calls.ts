@@ -23,9 +23,9 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 
 import type { ProviderContext } from "../core/context";
 import { inputsFromOutputs } from "../core/inputs";
-import { withDeadline } from "../core/deadline";
 import type { ResourceLog } from "./engine-log";
 import * as operations from "../core/operations";
+import type { ResourceOptions } from "../core/resource-options";
 import { SECRET_INPUTS, secretOutputsOf } from "../core/secret-properties";
 import { decodeProperties, encodeProperties } from "./properties";
 import { previewOutputs } from "./preview";
@@ -34,14 +34,22 @@ import { nameOf, requireHandlerType } from "./urn";
 /**
  * Checks the inputs; a missing name is the resource's name, as the TypeScript resource makes it. Inputs
  * that need neither go back as the engine sent them, which spares re-encoding every resource of a run.
+ * The note of a takeover reaches the engine with the resource's URN.
  */
-export function check(ctx: ProviderContext, request: CheckRequest): CheckResponse {
+export async function check(
+  ctx: ProviderContext,
+  request: CheckRequest,
+  log: ResourceLog,
+): Promise<CheckResponse> {
   requireHandlerType(request);
   const news = request.getNews();
   const { values, secrets } = decodeProperties(news);
   const named = values.name !== undefined;
   values.name ??= nameOf(request);
-  const { inputs, failures } = operations.check(ctx, values);
+  const olds = decodeProperties(request.getOlds()).values;
+  const notes: string[] = [];
+  const { inputs, failures } = await operations.check(ctx, values, olds, (note) => notes.push(note));
+  await log(request.getUrn(), notes);
   const unmarked = SECRET_INPUTS.some((p) => inputs[p] !== undefined && !secrets.has(p));
   return new CheckResponse()
     .setInputs(
@@ -53,8 +61,9 @@ export function check(ctx: ProviderContext, request: CheckRequest): CheckRespons
 }
 
 /**
- * Compares the new inputs with the live handler. Each property the operation found changed is named
- * in the detailed diff (drift included), less those the program's `ignoreChanges` lists. Its notes
+ * Compares the new inputs with the live handler, leaving what the program's `ignoreChanges` lists to
+ * whoever edits it. Each property the operation found changed is named in the detailed diff (drift
+ * included), so the engine's `replaceOnChanges` matches them. Its notes
  * (a drifted field's live and desired values, a handler gone) reach the engine with the resource's
  * URN before the answer does, so the preview shows them under the resource.
  */
@@ -62,16 +71,18 @@ export async function diff(
   ctx: ProviderContext,
   request: DiffRequest,
   log: ResourceLog,
+  ignoring: IgnoreChanges,
 ): Promise<DiffResponse> {
   requireHandlerType(request);
   const olds = decodeProperties(request.getOlds()).values;
   const news = decodeProperties(request.getNews()).values;
   const notes: string[] = [];
-  const result = await operations.diff(ctx, request.getId(), olds, news, (note) => notes.push(note));
+  const options = { ignoreChanges: request.getIgnorechangesList() };
+  ignoring.set(request.getUrn(), options.ignoreChanges);
+  const result = await operations.diff(ctx, request.getId(), olds, news, (note) => notes.push(note), options);
   await log(request.getUrn(), notes);
-  const ignored = new Set(request.getIgnorechangesList());
-  const changed = result.changed.filter((p) => !ignored.has(p));
-  const replaces = (result.replaces ?? []).filter((p) => !ignored.has(p));
+  const { changed } = result;
+  const replaces = result.replaces ?? [];
   const response = new DiffResponse()
     .setChanges(changed.length > 0 ? DiffResponse.DiffChanges.DIFF_SOME : DiffResponse.DiffChanges.DIFF_NONE)
     .setReplacesList(replaces)
@@ -93,8 +104,18 @@ export async function diff(
   return response;
 }
 
+/**
+ * What each resource's diff was sent of `ignoreChanges`, by URN: the engine sends a create none, and
+ * the create of a replacement keeps the live values of what it names.
+ */
+export type IgnoreChanges = Map<string, readonly string[]>;
+
 /** Creates the handler; a preview writes nothing and shows what only the API can tell as unknown. */
-export async function create(ctx: ProviderContext, request: CreateRequest): Promise<CreateResponse> {
+export async function create(
+  ctx: ProviderContext,
+  request: CreateRequest,
+  ignoring: IgnoreChanges,
+): Promise<CreateResponse> {
   requireHandlerType(request);
   const { values, secrets } = decodeProperties(request.getProperties());
   const secretOutputs = [...secretOutputsOf(values.type), ...secrets];
@@ -103,9 +124,8 @@ export async function create(ctx: ProviderContext, request: CreateRequest): Prom
       .setId("")
       .setProperties(encodeProperties(previewOutputs(values), secretOutputs));
   }
-  const result = await withDeadline(`the create of ${nameOf(request)}`, request.getTimeout(), () =>
-    operations.create(ctx, values),
-  );
+  const ignoreChanges = ignoring.get(request.getUrn()) ?? [];
+  const result = await operations.create(ctx, values, { ...timed(request), ignoreChanges });
   return new CreateResponse().setId(result.id).setProperties(encodeProperties(result.outs, secretOutputs));
 }
 
@@ -138,9 +158,10 @@ export async function update(ctx: ProviderContext, request: UpdateRequest): Prom
   if (request.getPreview()) {
     return new UpdateResponse().setProperties(encodeProperties(previewOutputs(news, olds), secretOutputs));
   }
-  const result = await withDeadline(`the update of ${nameOf(request)}`, request.getTimeout(), () =>
-    operations.update(ctx, request.getId(), olds, news),
-  );
+  const result = await operations.update(ctx, request.getId(), olds, news, {
+    ...timed(request),
+    ignoreChanges: request.getIgnorechangesList(),
+  });
   return new UpdateResponse().setProperties(encodeProperties(result.outs, secretOutputs));
 }
 
@@ -148,8 +169,11 @@ export async function update(ctx: ProviderContext, request: UpdateRequest): Prom
 export async function remove(ctx: ProviderContext, request: DeleteRequest): Promise<Empty> {
   requireHandlerType(request);
   const props = decodeProperties(request.getProperties()).values;
-  await withDeadline(`the delete of ${nameOf(request)}`, request.getTimeout(), () =>
-    operations.remove(ctx, request.getId(), props),
-  );
+  await operations.remove(ctx, request.getId(), props, timed(request));
   return new Empty();
+}
+
+/** A write's custom timeout as the engine sends it, and the resource's name for its messages. */
+function timed(request: CreateRequest | UpdateRequest | DeleteRequest): ResourceOptions {
+  return { timeoutSeconds: request.getTimeout(), resource: nameOf(request) };
 }

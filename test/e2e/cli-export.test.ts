@@ -171,12 +171,12 @@ describe("notification-handlers export, then pulumi up of the exported project",
         expect(await readdir(project)).toEqual([]);
       }
       const exported = await run(exportBin, exportArgs, { NOTIFICATION_HANDLERS_API_KEY: key });
-      expect(exported.stderr).toContain(`Exported ${ACCOUNT.length} handlers`);
-      expect(exported.stderr).toContain("Stack dev is made and configured (11 secrets, encrypted)");
+      expect(exported.stdout).toContain(`Exported ${ACCOUNT.length} handlers`);
+      expect(exported.stdout).toContain("Stack dev is made and configured (11 secrets, encrypted)");
       // Deployed instances (list answers with meta.total_results) get replace: their 2025 and 2026
       // versions do not apply in-place updates. The reference server keeps the default.
       const strategy = target.emulate === undefined ? "in-place" : "replace";
-      expect(exported.stderr).toContain(`Update strategy: ${strategy}, the site answered as`);
+      expect(exported.stdout).toContain(`Update strategy: ${strategy}, the site answered as`);
       const stackConfig = await readFile(join(project, "Pulumi.dev.yaml"), "utf8");
       expect(stackConfig).toMatch(new RegExp(`^ {2}notification-handlers:updateStrategy: ${strategy}$`, "m"));
 
@@ -296,7 +296,7 @@ describe("notification-handlers export, then pulumi up of the exported project",
       // ... and --update-strategy overrides the detection there.
       const forced = await exportAgain(["--stack", "dev", "--force", "--update-strategy", "replace"], env);
       expect(forced.code, forced.stderr).toBe(0);
-      expect(forced.stderr).toContain("Update strategy: replace, chosen with --update-strategy.");
+      expect(forced.stdout).toContain("Update strategy: replace, chosen with --update-strategy.");
       expect(await readFile(join(again, "Pulumi.dev.yaml"), "utf8")).toMatch(
         /^ {2}notification-handlers:updateStrategy: replace$/m,
       );

@@ -57,7 +57,9 @@ describe("examples/multi-account, run as its README says with the Pulumi CLI", (
 
     const [repair] = await session.step(steps[3]!);
     const printed = repair!.stdout;
-    expect(printed).toContain(`handler ${ids.stagingOncallId} ("On-call email") differs from the program`);
+    expect(printed).toContain(
+      `handler ${ids.stagingOncallId} ("Renamed on staging") differs from the program`,
+    );
     expect(printed).toContain(`handler ${ids.productionPagerId} ("Pager SMS") no longer exists in the API`);
     expect((await staging.notificationHandlers.retrieve(ids.stagingOncallId)).name).toBe("On-call email");
     const pagers = (await listAll(production)).filter((h) => h.type === "twilio");

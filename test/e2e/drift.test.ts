@@ -1,6 +1,8 @@
 /**
- * Drift and the request budget, under the real engine: refresh follows the API; a run with nothing
- * to change reads N handlers with ceil(N/1000) list requests. Drift shown by preview and repaired by
+ * Drift and the request budget, under the real engine: refresh follows the API, and Pulumi's options
+ * (`ignoreChanges`, `replaceOnChanges`, `import`, `customTimeouts`) mean what they say through the
+ * dynamic provider, which the resource passes them to; a run with nothing to change reads N handlers
+ * with ceil(N/1000) list requests. Drift shown by preview and repaired by
  * a plain `pulumi up` is proved on the user's path (cli-quickstart). On the reference server: deployed
  * versions' differences are proved where they matter (lifecycle, adopt, deployed).
  */
@@ -11,21 +13,46 @@ import { REFERENCE, pkg, useTarget } from "../support/engine/stacks";
 describe.each([REFERENCE])("against $name", (target) => {
   const inPlace = target.strategy === "in-place";
 
-  const ctx = useTarget(target);
+  // While set, every create waits before the server handles it: a slow site.
+  let slowCreates = false;
+  const ctx = useTarget(target, {
+    delayMs: (method) => (slowCreates && method === "POST" ? 800 : 0),
+  });
 
   describe("drift", () => {
-    it("refresh records the live handler and drops one deleted in the API", async () => {
+    it("refresh records the live handler and drops one deleted in the API; Pulumi's options hold through it", async () => {
       const key = await ctx.server.newKey();
       const { NotificationHandler } = pkg();
+      const byHand = await ctx.server.seed(key, {
+        type: "email",
+        name: "Ops (UI)",
+        settings: { email: "ops@example.com" },
+      });
+      let phase = 0;
       const s = await ctx.stack(key, () => {
-        const a = new NotificationHandler("a", { type: "twilio", twilio: "+15551230001" });
+        const a = new NotificationHandler(
+          "a",
+          { type: "twilio", twilio: phase === 0 ? "+15551230001" : "+15551230002" },
+          { ignoreChanges: ["name"], replaceOnChanges: ["twilio"] },
+        );
         const b = new NotificationHandler("b", { type: "internal_notification" });
-        return Promise.resolve({ a: a.handlerId, b: b.handlerId });
+        if (phase === 0) return Promise.resolve({ a: a.handlerId, b: b.handlerId });
+        const ops = new NotificationHandler(
+          "ops",
+          { type: "email", name: "Ops", email: "ops@example.com" },
+          { import: String(byHand) },
+        );
+        const late = new NotificationHandler(
+          "late",
+          { type: "internal_notification", name: "Late" },
+          { customTimeouts: { create: "300ms" } },
+        );
+        return Promise.resolve({ a: a.handlerId, ops: ops.handlerId, late: late.handlerId });
       });
       const up = await s.up();
       const a = up.outputs.a?.value as number;
       const b = up.outputs.b?.value as number;
-      await ctx.server.edit(key, a, { isEnabled: false });
+      await ctx.server.edit(key, a, { name: "a (UI)", isEnabled: false });
       await ctx.server.drop(key, b);
 
       const refreshed = await s.refresh();
@@ -41,12 +68,43 @@ describe.each([REFERENCE])("against $name", (target) => {
       expect(handlers.map((r) => r.id)).toEqual([String(a)]);
       expect(handlers[0]?.outputs?.isEnabled).toBe(false);
 
-      // The next up brings both back to the program.
+      // The next up brings both back to the program, but for the name it leaves to the UI. Its note
+      // still reads the UI's change as the UI's after the refresh; the name shows nothing.
       await s.up();
-      expect((await ctx.server.handlers(key)).map((h) => `${h.type} ${h.isEnabled}`).sort()).toEqual([
-        "internal_notification true",
-        "twilio true",
+      const note = s.output.at(-1)!;
+      expect(note).toContain(`handler ${a} ("a (UI)") differs from the program`);
+      expect(note).toContain("isEnabled: live false, desired true (changed outside the code)");
+      expect(note).not.toContain("name:");
+      expect(
+        (await ctx.server.handlers(key)).map((h) => `${h.type} ${h.name} ${h.isEnabled}`).sort(),
+      ).toEqual(["email Ops (UI) true", "internal_notification b true", "twilio a (UI) true"]);
+
+      // A new number replaces `a` (replaceOnChanges), keeping the UI's name; `ops` takes over the
+      // handler made by hand, after its preview named what it writes; a create past its custom
+      // timeout fails, and the state records what it made.
+      phase = 1;
+      slowCreates = true;
+      const late = await s.up().catch((error: unknown) => error);
+      slowCreates = false;
+      const printed = s.output.at(-1)!;
+      expect(String(late)).toContain(
+        'the create of "Late" did not finish within its custom timeout of 0.3 s',
+      );
+      // The dynamic provider's notes reach the engine a line each.
+      expect(printed).toContain(`handler ${byHand} ("Ops (UI)") differs from the program:`);
+      expect(printed).toContain('name: live "Ops (UI)", desired "Ops" (changed outside the code)');
+      const converged = await s.up();
+      // The engine updates a resource whose create failed after it made the handler: nothing to write.
+      expect(converged.summary.resourceChanges).toEqual({ same: 4, update: 1 });
+      const after = await ctx.server.handlers(key);
+      expect(after.map((h) => `${h.type} ${h.name} ${h.settings.twilio ?? ""}`.trim()).sort()).toEqual([
+        "email Ops",
+        "internal_notification Late",
+        "internal_notification b",
+        "twilio a (UI) +15551230002",
       ]);
+      expect(converged.outputs.a?.value).not.toBe(a);
+      expect(converged.outputs.ops?.value).toBe(byHand);
     });
   });
 

@@ -4,12 +4,20 @@
  * Pulumi CLI. The create is stored, then every read that would verify it loses its answer; the up
  * fails, and the state holds the handler with its id. The next up converges with no duplicate. The
  * gRPC detail itself is proved at the plugin's level: `integration/plugin-partial-failure`.
+ * Then Pulumi's options through the plugin, on the same stack: a create past its `customTimeouts`
+ * fails recording what it made, `import` takes over a handler made by hand, and `ignoreChanges`
+ * keeps a name changed in the web UI through a refresh and a replacement (`replaceOnChanges`), whose
+ * drift note still reads the UI's change as the UI's.
  */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 import { pluginProjectForTest, providerConfig, serverForTest } from "../support/engine/stacks";
+import { storyStep } from "../support/story-step";
 
-const PROGRAM = `name: partial-failure
+const HEADER = `name: partial-failure
 runtime: yaml
 plugins:
   providers:
@@ -21,8 +29,38 @@ resources:
     properties:
       type: internal_notification
       name: Inbox
-outputs:
+`;
+const PROGRAM = `${HEADER}outputs:
   id: \${inbox.handlerId}
+`;
+
+/** The program with handlers that use Pulumi's options; `ops` imports handler `byHand`. */
+const withOptions = (byHand: number, twilio: string): string => `${HEADER}  a:
+    type: notification-handlers:index:NotificationHandler
+    properties:
+      type: twilio
+      twilio: "${twilio}"
+    options:
+      ignoreChanges: [name]
+      replaceOnChanges: [twilio]
+  ops:
+    type: notification-handlers:index:NotificationHandler
+    properties:
+      type: email
+      name: Ops
+      email: ops@example.com
+    options:
+      import: "${byHand}"
+  late:
+    type: notification-handlers:index:NotificationHandler
+    properties:
+      type: internal_notification
+      name: Late
+    options:
+      customTimeouts:
+        create: 300ms
+outputs:
+  a: \${a.handlerId}
 `;
 
 /** A resource of an exported stack. */
@@ -36,12 +74,14 @@ interface StateResource {
 describe("a create whose read-back fails, through the plugin under the engine", () => {
   it("leaves the handler in the state, and the next up converges with no duplicate", async () => {
     let failReads = true;
+    let slowCreates = false;
     // Reads of single handlers are handled, then their connection is cut while armed: a lost answer.
     const server = await serverForTest({
       cutAfterHandling: (method, path) => failReads && method === "GET" && /\/\d+$/.test(path),
+      delayMs: (method) => (slowCreates && method === "POST" ? 800 : 0),
     });
     const key = await server.newKey();
-    const { pulumi, mustPulumi } = await pluginProjectForTest(
+    const { folder, pulumi, mustPulumi } = await pluginProjectForTest(
       { program: PROGRAM },
       {
         ...providerConfig(server.url, key),
@@ -71,6 +111,45 @@ describe("a create whose read-back fails, through the plugin under the engine", 
     const output = await mustPulumi("stack", "output", "id");
     expect(output.stdout.trim()).toBe(String(made!.id));
     expect((await server.handlers(key)).map((h) => h.id)).toEqual([made!.id]);
+
+    const byHand = await server.seed(key, {
+      type: "email",
+      name: "Ops (UI)",
+      settings: { email: "ops@example.com" },
+    });
+    const a = await storyStep("a create past its custom timeout, beside an import", async () => {
+      await writeFile(join(folder, "Pulumi.yaml"), withOptions(byHand, "+15551230001"));
+      slowCreates = true;
+      const late = await pulumi("up", "--yes", "--skip-preview");
+      slowCreates = false;
+      expect(late.code).not.toBe(0);
+      const printed = `${late.stdout}${late.stderr}`;
+      expect(printed).toContain("the create of late did not finish within its custom timeout of 0.3 s");
+      expect(printed).toContain(`handler ${byHand} ("Ops (UI)") differs from the program`);
+      expect(printed).toContain('name: live "Ops (UI)", desired "Ops" (changed outside the code)');
+      const handlers = await server.handlers(key);
+      expect(handlers.map((h) => h.name).sort()).toEqual(["Inbox", "Late", "Ops", "a"]);
+      return handlers.find((h) => h.type === "twilio")!.id;
+    });
+
+    await storyStep("a name left to the web UI, through a refresh and a replacement", async () => {
+      await server.edit(key, a, { name: "a (UI)", isEnabled: false });
+      await mustPulumi("refresh", "--yes", "--skip-preview");
+      await writeFile(join(folder, "Pulumi.yaml"), withOptions(byHand, "+15551230002"));
+      const up = await mustPulumi("up", "--yes");
+      expect(up.stdout).toContain(`handler ${a} ("a (UI)") differs from the program`);
+      expect(up.stdout).toContain("isEnabled: live false, desired true (changed outside the code)");
+      expect(up.stdout).not.toMatch(/^\s+name: live/m);
+      expect(up.stdout).toMatch(/\+-1 replaced/);
+      const handlers = await server.handlers(key);
+      expect(handlers.map((h) => `${h.type} ${h.name} ${h.isEnabled}`).sort()).toEqual([
+        "email Ops true",
+        "internal_notification Inbox true",
+        "internal_notification Late true",
+        "twilio a (UI) true",
+      ]);
+      expect(handlers.find((h) => h.type === "twilio")?.id).not.toBe(a);
+    });
     await mustPulumi("preview", "--expect-no-changes");
   });
 });

@@ -60,10 +60,10 @@ describe("notification-handlers export", () => {
     const result = await run(["export", "--base-url", server.url, "--out", out], {
       NOTIFICATION_HANDLERS_API_KEY: key,
     });
-    expect(result.stderr).toContain(
-      `Exported 2 handlers to ${out} (1 secret values, none written to a file).`,
+    expect(result.stdout).toContain(
+      `Exported 2 handlers to ${out} (1 secret value, none written to a file).`,
     );
-    expect(result.stderr).toContain("pulumi config set --secret team-slack.slack");
+    expect(result.stdout).toContain("pulumi config set --secret team-slack.slack");
     expect(result.code).toBe(0);
     expect((await readdir(out)).sort()).toEqual([
       ".gitignore",
@@ -166,10 +166,10 @@ describe("notification-handlers export", () => {
     const out = join(scratch, "reference-strategy");
     const result = await exportTo(server.url, key, out);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(
+    expect(result.stdout).toContain(
       "Update strategy: in-place, the site answered as the reference server (its list carries meta.total).",
     );
-    expect(result.stderr).not.toContain(SET_REPLACE);
+    expect(result.stdout).not.toContain(SET_REPLACE);
     expect(await runItOf(out)).not.toContain(SET_REPLACE);
   });
 
@@ -177,8 +177,8 @@ describe("notification-handlers export", () => {
     const out = join(scratch, "reference-replace");
     const result = await exportTo(server.url, key, out, "--update-strategy", "replace");
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain("Update strategy: replace, chosen with --update-strategy.");
-    expect(result.stderr).toContain(`  ${SET_REPLACE}\n`);
+    expect(result.stdout).toContain("Update strategy: replace, chosen with --update-strategy.");
+    expect(result.stdout).toContain(`  ${SET_REPLACE}\n`);
     expect(await runItOf(out)).toContain(`\n${SET_REPLACE}\n`);
   });
 
@@ -231,17 +231,17 @@ describe.each(["2025", "2026"] as const)(
       const out = join(scratch, "handlers");
       const result = await exportTo(deployed.url, key, out);
       expect(result.code).toBe(0);
-      expect(result.stderr).toContain(
+      expect(result.stdout).toContain(
         "Update strategy: replace, the site answered as a deployed instance (its list carries meta.total_results)",
       );
-      expect(result.stderr).toContain("Pass --update-strategy in-place to choose otherwise.");
+      expect(result.stdout).toContain("Pass --update-strategy in-place to choose otherwise.");
       // Every handler once, with its settings as the version sends them (2025: a JSON string).
-      expect(result.stderr).toContain(`Exported 2 handlers to ${out}`);
+      expect(result.stdout).toContain(`Exported 2 handlers to ${out}`);
       const index = await readFile(join(out, "index.ts"), "utf8");
       expect(index).toContain('slack: config.requireSecret("team-slack.slack"),');
       expect(index).toContain('email: "ops@example.com",');
       expect(index.match(/adopt: \d+,/g)).toHaveLength(2);
-      expect(result.stderr).toContain(`  ${SET_REPLACE}\n`);
+      expect(result.stdout).toContain(`  ${SET_REPLACE}\n`);
       expect(await runItOf(out)).toContain(`\n${SET_REPLACE}\n`);
       const seen = `${result.stdout}${result.stderr}${await readFile(join(out, "README.md"), "utf8")}`;
       expect(seen.includes(SLACK) || seen.includes(key), "a secret in the output or the README").toBe(false);
@@ -251,10 +251,10 @@ describe.each(["2025", "2026"] as const)(
       const out = join(scratch, "in-place");
       const result = await exportTo(deployed.url, key, out, "--update-strategy", "in-place");
       expect(result.code).toBe(0);
-      expect(result.stderr).toContain(
+      expect(result.stdout).toContain(
         "Update strategy: in-place, chosen with --update-strategy, although the site answered as a deployed instance",
       );
-      expect(result.stderr).not.toContain(SET_REPLACE);
+      expect(result.stdout).not.toContain(SET_REPLACE);
     });
   },
 );

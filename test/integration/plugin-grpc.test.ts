@@ -212,6 +212,13 @@ describe("the plugin over gRPC", () => {
       settings: SECRET({ slack: SLACK_URL }),
       lastDatetime: handlers[0]!.last_datetime,
       datetime: handlers[0]!.datetime,
+      // What the create applied, as digests (provider/core/applied-record.ts).
+      __applied: Object.fromEntries(
+        ["type", "name", "isEnabled", "slack"].map((p) => [
+          p,
+          expect.stringMatching(/^[0-9a-f]{12}$/) as string,
+        ]),
+      ),
     });
   });
 
@@ -446,7 +453,7 @@ describe("the plugin over gRPC", () => {
   it("never wrote the API key or the webhook URL to its stderr", () => {
     // Its notes went there: the drift the second run found.
     const stderr = plugins.map((p) => p.stderr).join("");
-    expect(stderr).toContain(`handler ${id} ("Ops alerts") differs from the program:`);
+    expect(stderr).toContain(`handler ${id} ("Renamed in the web UI") differs from the program:`);
     expect(stderr).not.toContain(apiKey);
     expect(stderr).not.toContain(SLACK_URL);
   });

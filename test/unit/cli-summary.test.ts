@@ -31,8 +31,8 @@ describe("renderSummary", () => {
       "| --- | --- | --- | --- |",
       '| update | `oncall-email` | 4 "Renamed in the web UI" (in the code: "On-call email") | `name`: "Renamed in the web UI" → "On-call email" (changed outside the code)<br>`email`: "oncall@example.com" → "oncall-rota@example.com" (changed in the code) |',
       '| replace | `pager-sms` | 5 "Pager SMS" | **deleted outside the code**; made again |',
-      '| take over | `status-mailbox` | existing: "Status mailbox" | takes over the handler of the same name as it is: nothing is written where it matches the code |',
-      '| create | `team-discord` | new: "Team Discord" | new discord handler, disabled |',
+      '| take over | `status-mailbox` | existing: "Status mailbox" | takes over the handler of the same name, as it is: nothing is written; deleted by a destroy |',
+      '| create | `team-discord` | new: "Team Discord" | new discord handler, disabled; deleted by a destroy |',
       '| update | `team-slack` | 3 "Team Slack" | `isEnabled`: true → false (changed in the code)<br>`slack`: [secret] → [secret] (changed outside the code) |',
       "",
     ]);
@@ -85,7 +85,7 @@ describe("renderSummary", () => {
         {
           op: "create",
           urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/notification-handlers:NotificationHandler::ops",
-          newState: { inputs: { name: "Ops", type: "email", adopt: 12 } },
+          newState: { inputs: { name: "Ops", type: "slack", adopt: 12 }, retainOnDelete: true },
         },
         {
           op: "delete",
@@ -106,12 +106,24 @@ describe("renderSummary", () => {
           newState: { inputs: {} },
         },
       ],
-      diagnostics: [{ message: "type must be one of email, ...\n", severity: "error" }],
+      diagnostics: [
+        // The dynamic provider's takeover note, one diagnostic a line, as the engine passes them on.
+        { message: 'handler 12 ("Ops (UI)") differs from the program:\n' },
+        { message: '  name: live "Ops (UI)", desired "Ops" (changed outside the code)\n' },
+        { message: "  slack: live [secret], desired [secret] (changed outside the code)\n" },
+        { message: "type must be one of email, ...\n", severity: "error" },
+      ],
     };
     const text = renderSummary(preview);
     expect(text).toContain("1 to take over, 1 to create, 1 to delete.");
-    expect(text).toContain('| take over | `ops` | existing: "Ops" | takes over handler 12 as it is');
-    expect(text).toContain('| create | `from-yaml` | new: "From YAML" | new email handler, enabled |');
+    expect(text).toContain(
+      '| take over | `ops` | 12 "Ops (UI)" (in the code: "Ops") | takes over handler 12, writing the fields below; ' +
+        "kept by a destroy (`retainOnDelete`)<br>" +
+        '`name`: "Ops (UI)" → "Ops" (changed outside the code)<br>`slack`: [secret] → [secret] (changed outside the code) |',
+    );
+    expect(text).toContain(
+      '| create | `from-yaml` | new: "From YAML" | new email handler, enabled; deleted by a destroy |',
+    );
     expect(text).not.toContain("`alerts`");
     expect(text).toContain('| delete | `old` | 3 "Old" | the handler is deleted |');
     expect(text).toContain("**The preview failed:**\n\n- type must be one of email, ...");

@@ -211,6 +211,52 @@ describe("docs links", () => {
   });
 });
 
+describe("the table of Pulumi's resource options and commands", () => {
+  const OPTIONS = [
+    "ignoreChanges",
+    "replaceOnChanges",
+    "import",
+    "customTimeouts",
+    "aliases",
+    "protect",
+    "retainOnDelete",
+    "deletedWith",
+    "dependsOn",
+    "additionalSecretOutputs",
+    "hideDiffs",
+    "replaceWith",
+    "replacementTrigger",
+    "transforms",
+    "pulumi refresh",
+    "up --refresh",
+    "--target",
+    "pulumi state move",
+    "pulumi import",
+  ];
+  /** The table after its heading: from the comment that opens it to the first line after it. */
+  const tableOf = (path: string): string => {
+    const text = textOf(path);
+    const start = text.indexOf("<!-- The same table in docs/provider.md and docs/plugin.md");
+    const end = text.indexOf("\n\n## ", start);
+    return start < 0 || end < 0 ? "" : text.slice(start, end);
+  };
+
+  it("is the same in docs/provider.md and docs/plugin.md, a row each with both providers' answers", () => {
+    const table = tableOf("docs/provider.md");
+    expect(tableOf("docs/plugin.md")).toBe(table);
+    const rows = table.split("\n").filter((line) => line.startsWith("| `"));
+    for (const option of OPTIONS) {
+      const row = rows.find((r) => (r.split(" | ")[0] ?? "").includes(`\`${option}`));
+      expect(row, option).toBeDefined();
+      const answers = row!.split(" | ").slice(1);
+      expect(
+        answers.filter((cell) => cell.trim().length > 10),
+        option,
+      ).toHaveLength(2);
+    }
+  });
+});
+
 describe("githubSlug", () => {
   it.each([
     ["The Pulumi engine", "the-pulumi-engine"],

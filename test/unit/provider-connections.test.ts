@@ -201,35 +201,38 @@ describe("resources on several connections", () => {
 });
 
 describe("checking a connection", () => {
-  const check = (connection: unknown, configured = true): string[] => {
+  const check = async (connection: unknown, configured = true): Promise<string[]> => {
     const { ctx } = fakeContext(new FakeApi());
     if (!configured) ctx.settings = readSettings(() => undefined, {});
-    return operations
-      .check(ctx, email("Ops", { connection }))
-      .failures.map((f) => `${f.property}|${f.reason}`);
+    const { failures } = await operations.check(ctx, email("Ops", { connection }));
+    return failures.map((f) => `${f.property}|${f.reason}`);
   };
 
-  it("accepts a complete connection without the provider's configuration", () => {
-    expect(check(STAGING, false)).toEqual([]);
+  it("accepts a complete connection without the provider's configuration", async () => {
+    expect(await check(STAGING, false)).toEqual([]);
   });
 
-  it("names the field and its rule, on the resource, never showing the key", () => {
-    expect(check({ baseUrl: "staging.example.com", apiKey: "secret-key-xyz" })).toEqual([
+  it("names the field and its rule, on the resource, never showing the key", async () => {
+    expect(await check({ baseUrl: "staging.example.com", apiKey: "secret-key-xyz" })).toEqual([
       "|connection.baseUrl must be an absolute http or https URL, such as https://example.com",
     ]);
-    expect(check({ baseUrl: "ftp://example.com", apiKey: "secret-key-xyz" })).toHaveLength(1);
-    expect(check({ baseUrl: STAGING.baseUrl, apiKey: " " })).toEqual([
+    expect(await check({ baseUrl: "ftp://example.com", apiKey: "secret-key-xyz" })).toHaveLength(1);
+    expect(await check({ baseUrl: STAGING.baseUrl, apiKey: " " })).toEqual([
       "|connection.apiKey is required: the API key of the account on that site (a secret)",
     ]);
-    expect(check({ apiKey: "secret-key-xyz", token: "x" })).toEqual([
+    expect(await check({ apiKey: "secret-key-xyz", token: "x" })).toEqual([
       "|connection.token is not a field of a connection",
       "|connection.baseUrl is required: the site's URL, such as https://example.com",
     ]);
-    expect(check("https://example.com")).toEqual(["|connection must be an object with baseUrl and apiKey"]);
-    expect(check({ baseUrl: "nope", apiKey: "secret-key-xyz" }).join("\n")).not.toContain("secret-key-xyz");
+    expect(await check("https://example.com")).toEqual([
+      "|connection must be an object with baseUrl and apiKey",
+    ]);
+    expect((await check({ baseUrl: "nope", apiKey: "secret-key-xyz" })).join("\n")).not.toContain(
+      "secret-key-xyz",
+    );
   });
 
-  it("without a connection, still asks for the provider's configuration", () => {
-    expect(() => check(undefined, false)).toThrow(/No API key for the Notification Handlers API/);
+  it("without a connection, still asks for the provider's configuration", async () => {
+    await expect(check(undefined, false)).rejects.toThrow(/No API key for the Notification Handlers API/);
   });
 });

@@ -63,6 +63,8 @@ export interface StartServerOptions {
    * network failure after the request arrived would. Called once per request.
    */
   cutAfterHandling?: (method: string, path: string) => boolean;
+  /** Milliseconds each request waits before it is handled (a slow site); 0 for none. */
+  delayMs?: (method: string, path: string) => number;
 }
 
 /** Starts the reference server in this process. */
@@ -79,6 +81,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     served.push({ method: request.method, path: request.url.split("?")[0] ?? "", status: reply.statusCode });
     done();
   });
+  const delay = options.delayMs;
+  if (delay !== undefined) {
+    app.addHook("onRequest", async (request) => {
+      const ms = delay(request.method, request.url.split("?")[0] ?? "");
+      if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+    });
+  }
   const cut = options.cutAfterHandling;
   if (cut !== undefined) {
     app.addHook("onSend", (request, _reply, payload, done) => {

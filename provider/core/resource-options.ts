@@ -1,0 +1,30 @@
+/**
+ * Pulumi's resource options that the provider acts on itself, as each call receives them: the plugin
+ * from the engine's requests, the dynamic provider, whose host drops them, from what the resource
+ * passed (`../dynamic/passed-options`).
+ */
+
+/** What a call knows of the program's options. */
+export interface ResourceOptions {
+  /** Property paths the program leaves to whoever edits them elsewhere (`ignoreChanges`). */
+  ignoreChanges?: readonly string[];
+  /** Property paths whose change replaces the handler (`replaceOnChanges`). */
+  replaceOnChanges?: readonly string[];
+  /** Seconds this call's operation may take (`customTimeouts`); none when absent or 0. */
+  timeoutSeconds?: number;
+  /** How messages name the resource: its name in the program. */
+  resource?: string;
+}
+
+/**
+ * Whether Pulumi property paths name `property`: `slack`, `settings.url` (its top-level property
+ * `settings`), `["name"]`, or `*` for every property.
+ */
+export function namesProperty(paths: readonly string[] | undefined, property: string): boolean {
+  return (paths ?? []).some((path) => path === "*" || topLevel(path) === property);
+}
+
+function topLevel(path: string): string {
+  const quoted = /^\["([^"]+)"\]/.exec(path);
+  return quoted !== null ? quoted[1]! : path.split(/[.[]/)[0]!;
+}
