@@ -21,7 +21,7 @@ import { createGunzip } from "node:zlib";
 import {
   HANDLER_RESOURCE_TOKEN,
   PACKAGE_NAME,
-  PLUGIN_DOWNLOAD_URL,
+  pluginDownloadUrl,
   PLUGIN_EXECUTABLE,
   REPOSITORY_URL,
 } from "../provider/tokens";
@@ -102,8 +102,7 @@ const program = (version: string): string =>
     "    properties: { type: email, name: On-call email, email: oncall@example.com }",
     "    options:",
     `      version: ${version}`,
-    // `$$` is how Pulumi YAML writes a `$`.
-    `      pluginDownloadURL: ${PLUGIN_DOWNLOAD_URL.replaceAll("$", () => "$$")}`,
+    `      pluginDownloadURL: ${pluginDownloadUrl(version)}`,
     "",
   ].join("\n");
 

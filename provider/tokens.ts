@@ -41,10 +41,19 @@ export const REPOSITORY_URL = "https://github.com/notification-handlers/pulumi-n
 
 /**
  * Where the engine downloads the plugin of the version an SDK asks for: the assets of that version's
- * GitHub release. A plain https URL, whose `${VERSION}` the engine fills in itself, so no request
- * goes to GitHub's rate-limited API (docs/plugin.md#installing-the-plugin).
+ * GitHub release. A plain https URL, so no request goes to GitHub's rate-limited API
+ * (docs/plugin.md#installing-the-plugin). The committed schema has `${VERSION}` in its place; each
+ * SDK, and the schema a plugin serves, has its own version there ({@link pluginDownloadUrl}).
  */
 export const PLUGIN_DOWNLOAD_URL = `${REPOSITORY_URL}/releases/download/v\${VERSION}`;
+
+/**
+ * The download URL of one version: what its SDKs send and its stacks' providers record. Not the
+ * template, since `pulumi import` copies a provider's URL into the program it generates, where
+ * `${VERSION}` would be an interpolation.
+ */
+export const pluginDownloadUrl = (version: string): string =>
+  PLUGIN_DOWNLOAD_URL.replace("${VERSION}", version);
 
 /** The dynamic provider's resource type, a dynamic resource's: `pulumi-nodejs:dynamic/<module>:<type>`. */
 export const DYNAMIC_RESOURCE_TYPE = "pulumi-nodejs:dynamic/notification-handlers:NotificationHandler";

@@ -2,6 +2,7 @@
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { GetSchemaResponse } from "@pulumi/pulumi/proto/provider_pb";
 
+import { pluginDownloadUrl } from "../tokens";
 import { pulumiSchema } from "./schema";
 import type { ServedMethods } from "./serve";
 import { unary } from "./unary";
@@ -10,6 +11,10 @@ import { unary } from "./unary";
 export function packageInfo(version: string): Pick<ServedMethods, "getPluginInfo" | "getSchema"> {
   return {
     getPluginInfo: unary(() => new PluginInfo().setVersion(version)),
-    getSchema: unary(() => new GetSchemaResponse().setSchema(JSON.stringify({ ...pulumiSchema(), version }))),
+    getSchema: unary(() =>
+      new GetSchemaResponse().setSchema(
+        JSON.stringify({ ...pulumiSchema(), version, pluginDownloadURL: pluginDownloadUrl(version) }),
+      ),
+    ),
   };
 }

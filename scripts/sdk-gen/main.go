@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
@@ -85,6 +86,10 @@ func bindSchema(schemaFile, version string) (*schema.Package, error) {
 		return nil, fmt.Errorf("%s is not a package schema: %w", schemaFile, err)
 	}
 	spec.Version = version
+	// Each SDK is of one version, so it carries that version's URL: a stack's provider records the
+	// URL its SDK sent, and `pulumi import` copies it into the program it generates, where `${...}`
+	// is an interpolation and fails (docs/plugin.md#installing-the-plugin).
+	spec.PluginDownloadURL = strings.ReplaceAll(spec.PluginDownloadURL, "${VERSION}", version)
 	pkg, diags, err := schema.BindSpec(spec, noReferences{}, schema.ValidationOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("binding %s: %w", schemaFile, err)

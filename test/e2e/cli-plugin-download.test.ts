@@ -4,7 +4,8 @@
  * the repository, with a fresh PULUMI_HOME holding no plugin. The release (the tarball and
  * `checksums.txt` the e2e set-up built) is served on 127.0.0.1 and stands in for the GitHub release
  * through PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES, pinned to the project's address; every other request
- * goes to a proxy that refuses it, so nothing leaves the machine. The controls: the same program
+ * goes to a proxy that refuses it, so nothing leaves the machine. `pulumi import` into that stack,
+ * whose provider records the URL, writes code that previews with no change. The controls: the same program
  * without the URL never reaches the release and fails within a bound, and the documented
  * `--checksum` install refuses a wrong checksum and takes the right one.
  */
@@ -15,7 +16,9 @@ import { dirname, join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
-import { PLUGIN_DOWNLOAD_URL, PLUGIN_EXECUTABLE } from "../../provider/tokens";
+import { parse, stringify } from "yaml";
+
+import { HANDLER_RESOURCE_TOKEN, PLUGIN_EXECUTABLE, pluginDownloadUrl } from "../../provider/tokens";
 import { CHECKSUMS_FILE, pluginTarballName } from "../../scripts/build-plugin";
 import {
   applyEnvironment,
@@ -124,7 +127,7 @@ describe("the plugin, installed by the engine from the release the program names
     const download = { method: "GET", target: `/releases/download/${TAG}/${TARBALL}`, httpVersion: "2.0" };
 
     await storyStep(
-      "up in a fresh home: the plugin downloaded from the release, a handler created",
+      "up in a fresh home: the plugin downloaded from the release, a handler created, one imported",
       async () => {
         const env = await environment("home-program");
         const pulumi = await yamlProject("plugin-download", program, env);
@@ -148,8 +151,31 @@ describe("the plugin, installed by the engine from the release the program names
         expect(providers).toHaveLength(1);
         expect(providers[0]?.inputs).toMatchObject({
           version,
-          __internal: { pluginDownloadURL: PLUGIN_DOWNLOAD_URL },
+          __internal: { pluginDownloadURL: pluginDownloadUrl(version) },
         });
+
+        // `pulumi import` writes its code in a stack whose provider records the download URL, which the
+        // engine copies into that code; pasted into the program, it previews with no change.
+        const byHand = await server!.seed(key, {
+          type: "email",
+          name: "Ops mailbox",
+          settings: { email: "ops@example.com" },
+        });
+        const code = join(root, "imported.yaml");
+        const importArgs = ["import", HANDLER_RESOURCE_TOKEN, "ops-mailbox", String(byHand)];
+        const imported = await timed("import", () =>
+          pulumi([...importArgs, "--yes", "--protect=false", "--out", code]),
+        );
+        expect(imported.code, tail(imported)).toBe(0);
+        const generated = parse(await readFile(code, "utf8")) as { resources: Record<string, unknown> };
+        expect(generated.resources["ops-mailbox"]).toMatchObject({
+          type: "notification-handlers:NotificationHandler", // YAML's short form of the token
+          properties: { type: "email", name: "Ops mailbox", email: "ops@example.com" },
+        });
+        const project = join(root, "plugin-download", "Pulumi.yaml");
+        const withImport = parse(await readFile(project, "utf8")) as { resources: Record<string, unknown> };
+        Object.assign(withImport.resources, generated.resources);
+        await writeFile(project, stringify(withImport));
 
         const again = await timed("preview, installed", () => pulumi(["preview", "--expect-no-changes"]));
         expect(again.code, tail(again)).toBe(0);
@@ -179,7 +205,7 @@ describe("the plugin, installed by the engine from the release the program names
         for (const target of tried)
           expect(target).toMatch(/^CONNECT ((api\.)?github\.com|get\.pulumi\.com):443$/);
         expect(existsSync(join(env.PULUMI_HOME!, INSTALLED))).toBe(false);
-        expect(await server!.handlers(key)).toHaveLength(1);
+        expect(await server!.handlers(key)).toHaveLength(2); // the one made and the one imported
       },
     );
 

@@ -42,7 +42,7 @@ describe("examples/yaml-handlers, run as its README says with the Pulumi CLI", (
     await storyStep("a teammate's added handler in the preview and the PR summary, then made", async () => {
       const [review] = await s.step(steps[2]!);
       expect(review!.stdout).toContain(
-        '| create | `payments-oncall` | new: "Payments on-call" | new email handler, enabled |',
+        '| create | `payments-oncall` | new: "Payments on-call" | new email handler, enabled; deleted by a destroy |',
       );
       expect(review!.stdout).toContain("1 to create.");
       expect((await byName()).get("Payments on-call")).toMatchObject({

@@ -31,6 +31,7 @@ import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { pulumiSchema } from "../../provider/plugin/schema";
+import { pluginDownloadUrl } from "../../provider/tokens";
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
 import { PluginProcess, SECRET, TYPE, UNKNOWN, struct, urnOf } from "../support/plugin-process";
@@ -94,7 +95,11 @@ describe("the plugin over gRPC", () => {
     const info = await plugin().getPluginInfo(new Empty());
     expect(info.getVersion()).toBe(manifest.version);
     const schema = await plugin().getSchema(new GetSchemaRequest());
-    expect(JSON.parse(schema.getSchema())).toEqual({ ...pulumiSchema(), version: manifest.version });
+    expect(JSON.parse(schema.getSchema())).toEqual({
+      ...pulumiSchema(),
+      version: manifest.version,
+      pluginDownloadURL: pluginDownloadUrl(manifest.version),
+    });
     expect(pulumiSchema().name).toBe("notification-handlers");
   });
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { PACKAGE_NAME, PLUGIN_DOWNLOAD_URL } from "../../provider/tokens";
+import { PACKAGE_NAME, pluginDownloadUrl } from "../../provider/tokens";
 import { generateSdks } from "../../scripts/build-sdks";
 import { ALL_FIELDS } from "../../sdk/client/catalog";
 
@@ -95,14 +95,14 @@ describe("the SDKs generated from the schema", () => {
       resource: true,
       name: PACKAGE_NAME,
       version,
-      server: PLUGIN_DOWNLOAD_URL,
+      server: pluginDownloadUrl(version),
     });
   });
 
   it("sends the version and the URL with every resource, the provider's included, and every invoke in Python", () => {
     const utilities = read("python/pulumi_notification_handlers/_utilities.py");
     expect(utilities).toMatch(new RegExp(`def get_version\\(\\):\\n\\s+return "${version}"`));
-    expect(utilities).toContain(`def get_plugin_download_url():\n\treturn "${PLUGIN_DOWNLOAD_URL}"`);
+    expect(utilities).toContain(`def get_plugin_download_url():\n\treturn "${pluginDownloadUrl(version)}"`);
     for (const defaults of ["get_resource_opts_defaults", "get_invoke_opts_defaults"]) {
       expect(utilities).toMatch(
         new RegExp(
@@ -129,7 +129,7 @@ describe("the SDKs generated from the schema", () => {
         utilities,
       )?.[1];
       expect(defaults, `Pkg${kind}DefaultOpts`).toContain(
-        `pulumi.PluginDownloadURL("${PLUGIN_DOWNLOAD_URL}")`,
+        `pulumi.PluginDownloadURL("${pluginDownloadUrl(version)}")`,
       );
       // Not `SdkVersion`, which stays empty without the schema's `respectSchemaVersion`.
       expect(defaults, `Pkg${kind}DefaultOpts`).toContain(`semver.MustParse("${version}")`);
@@ -152,12 +152,12 @@ describe("the SDKs generated from the schema", () => {
     // The two `WithDefaults`, of invokes and of output invokes; resources set theirs themselves.
     expect(utilities.match(/dst\.Version = src\?\.Version \?\? Version;/g)).toHaveLength(2);
     expect(
-      utilities.split(`dst.PluginDownloadURL = src?.PluginDownloadURL ?? "${PLUGIN_DOWNLOAD_URL}";`),
+      utilities.split(`dst.PluginDownloadURL = src?.PluginDownloadURL ?? "${pluginDownloadUrl(version)}";`),
     ).toHaveLength(3);
     for (const resource of ["Provider.cs", "NotificationHandler.cs", "HandlerSet.cs"]) {
       const source = read(`dotnet/${resource}`);
       expect(source, resource).toContain("Version = Utilities.Version,");
-      expect(source, resource).toContain(`PluginDownloadURL = "${PLUGIN_DOWNLOAD_URL}",`);
+      expect(source, resource).toContain(`PluginDownloadURL = "${pluginDownloadUrl(version)}",`);
     }
     for (const lookup of ["GetNotificationHandler.cs", "GetNotificationHandlers.cs"]) {
       expect(read(`dotnet/${lookup}`), lookup).toContain(".WithDefaults()");

@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { PLUGIN_DOWNLOAD_URL, PLUGIN_EXECUTABLE } from "../../provider/tokens";
+import { PLUGIN_EXECUTABLE, pluginDownloadUrl } from "../../provider/tokens";
 import { CHECKSUMS_FILE, packageVersion, pluginTarballName, sha256File } from "../../scripts/build-plugin";
 import { GO_MODULE, PYTHON_DISTRIBUTION, dotnetZipName, releaseFolder } from "../../scripts/release";
 import {
@@ -38,7 +38,12 @@ const version = packageVersion();
 const folder = releaseFolder(version);
 
 /** The plugin file every SDK carries: it names the plugin's version and where to download it. */
-const PLUGIN_FILE = { resource: true, name: "notification-handlers", version, server: PLUGIN_DOWNLOAD_URL };
+const PLUGIN_FILE = {
+  resource: true,
+  name: "notification-handlers",
+  version,
+  server: pluginDownloadUrl(version),
+};
 
 let scratch: string;
 beforeAll(async () => {

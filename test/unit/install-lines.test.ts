@@ -36,8 +36,6 @@ const pypiName = (name: string): string => name.toLowerCase().replace(/[-_.]+/g,
 
 /** The download URL of this version's release, `${VERSION}` filled in as the engine fills it. */
 const releaseUrl = PLUGIN_DOWNLOAD_URL.replace("${VERSION}", version);
-/** The download URL as a Pulumi YAML program writes it: `$$` for a `$`. */
-const yamlDownloadUrl = PLUGIN_DOWNLOAD_URL.replaceAll("$", () => "$$");
 
 const INSTALLATION_PAGE = "docs/installation-configuration.md";
 const PAGES = ["README.md", INSTALLATION_PAGE, "docs/plugin.md"];
@@ -153,16 +151,14 @@ function check(
   return { found, wrong };
 }
 
-/** A YAML program's `pluginDownloadURL` option: the schema's URL, `$` written `$$` in Pulumi YAML. */
+/** A YAML program's `pluginDownloadURL` option: this version's release, as its SDKs name it. */
 const pluginDownloadUrlOptions = (path: string): { found: number; wrong: string[] } =>
-  check(path, /pluginDownloadURL: (\S+)/g, (m) => m[1] === yamlDownloadUrl);
+  check(path, /pluginDownloadURL: (\S+)/g, (m) => m[1] === releaseUrl);
 
 /** A link or address of the release's assets: this version's release, or the URL's own `${VERSION}`. */
 const releaseAddresses = (path: string): { found: number; wrong: string[] } =>
   check(path, new RegExp(`${REPOSITORY_URL.replaceAll(".", "\\.")}/releases/download/[^\\s\`)]*`, "g"), (m) =>
-    [releaseUrl, PLUGIN_DOWNLOAD_URL, yamlDownloadUrl].some(
-      (base) => m[0] === base || m[0].startsWith(`${base}/`),
-    ),
+    [releaseUrl, PLUGIN_DOWNLOAD_URL].some((base) => m[0] === base || m[0].startsWith(`${base}/`)),
   );
 
 /** Go imports of the SDK: the schema's import path. */
@@ -225,7 +221,7 @@ describe("what the README and the installation page install", () => {
     expect(section).toContain(`pip install ${pypiName(PYTHON_DISTRIBUTION)}==${version}`);
     expect(section).toContain(`go get ${goModule}@v${version}`);
     expect(section).toContain(`npm install ${NPM_PACKAGE}@${version}`);
-    expect(section).toContain(`pluginDownloadURL: ${yamlDownloadUrl}`);
+    expect(section).toContain(`pluginDownloadURL: ${releaseUrl}`);
   });
 
   it.each([

@@ -155,6 +155,28 @@ export async function expectSecretsKept(
   });
 }
 
+/**
+ * `pulumi import` of a handler made by hand, into a stack whose provider records the SDK's download
+ * URL: the engine imports it and reaches the language host's code generation with no error of its own
+ * (the project's hosts generate no code; an installed Pulumi's do). The destroy deletes it.
+ */
+export async function importReachingCodegen(s: UserSession, sites: TwoSites): Promise<void> {
+  await storyStep("pulumi import: imported, the language host asked for its code", async () => {
+    const { id } = await sites.staging.notificationHandlers.create({
+      type: "email",
+      name: "Ops mailbox",
+      email: "ops@example.com",
+    });
+    const imported = await s.sh(
+      `pulumi import notification-handlers:index:NotificationHandler ops-mailbox ${id} --yes --protect=false`,
+    );
+    const printed = `${imported.stdout}${imported.stderr}`;
+    expect(printed).toMatch(/1 imported/);
+    expect(printed).not.toContain("anonymous.pp");
+    expect(printed).toContain("The server does not implement the method generateProgram");
+  });
+}
+
 /** `pulumi destroy`, which leaves on the default site only the inbox the program looks up. */
 export async function destroyLeavingInbox(s: UserSession, sites: TwoSites, title: string): Promise<void> {
   await storyStep(title, async () => {
@@ -216,6 +238,7 @@ export function describeProgramOnTwoSites({ example, installed, registries }: Pr
       );
 
       await repairDrift(s, steps[3]!, sites, ids.oncallId);
+      await importReachingCodegen(s, sites);
       const child = "notification-handlers:index:HandlerSet$notification-handlers:index:NotificationHandler";
       const children = ["team-email", "team-discord"].map((key) => `${child}::${key}`);
       await expectSecretsKept(s, [SLACK_WEBHOOK, TEAM_WEBHOOK], children);
