@@ -16,7 +16,7 @@ import { readSettings } from "./core/config";
 import { ProviderContext } from "./core/context";
 import type { HandlerInputs, HandlerOutputs } from "./core/inputs";
 import * as operations from "./core/operations";
-import { keepingOptions, optionsIn } from "./dynamic/passed-options";
+import { keepingOptions, keepingOptionsOnFailure, optionsIn } from "./dynamic/passed-options";
 import { NPM_PACKAGE } from "./tokens";
 import { READ_CONTRACTS } from "./dynamic/state-contract";
 
@@ -35,7 +35,7 @@ export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOut
 
   /** Checks inputs against the catalog before any API call; a takeover notes what it will write. */
   check(olds: HandlerInputs, news: HandlerInputs): Promise<pulumi.dynamic.CheckResult> {
-    return operations.check(context, news, olds);
+    return operations.check(context, news, olds, context.note, optionsIn(news));
   },
 
   /**
@@ -48,16 +48,21 @@ export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOut
 
   /** Creates the handler (or takes one over with `adopt`), verified by reading it back. */
   async create(inputs: HandlerInputs): Promise<pulumi.dynamic.CreateResult> {
-    const { id, outs } = await operations.create(context, inputs, optionsIn(inputs, "create"));
+    const { id, outs } = await keepingOptionsOnFailure(inputs, () =>
+      operations.create(context, inputs, optionsIn(inputs, "create")),
+    );
     return { id, outs: keepingOptions(outs, inputs) };
   },
 
   /** Reads the live handler for `pulumi refresh` and `NotificationHandler.get`; gone means no id. */
   async read(id: pulumi.ID, props?: HandlerOutputs | HandlerInputs): Promise<pulumi.dynamic.ReadResult> {
     const result = await operations.read(context, id, props);
-    return result.props === undefined || props === undefined
-      ? result
-      : { ...result, props: keepingOptions(result.props, props) };
+    if (result.props === undefined || result.inputs === undefined || props === undefined) return result;
+    return {
+      ...result,
+      props: keepingOptions(result.props, props),
+      inputs: keepingOptions(result.inputs, props),
+    };
   },
 
   /** Brings the handler to the new inputs in place. */
@@ -66,7 +71,9 @@ export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOut
     olds: HandlerOutputs | HandlerInputs,
     news: HandlerInputs,
   ): Promise<pulumi.dynamic.UpdateResult> {
-    const { outs } = await operations.update(context, id, olds, news, optionsIn(news, "update"));
+    const { outs } = await keepingOptionsOnFailure(news, () =>
+      operations.update(context, id, olds, news, optionsIn(news, "update")),
+    );
     return { outs: keepingOptions(outs, news) };
   },
 

@@ -2,7 +2,8 @@
  * What the last deploy applied, kept in the resource's outputs where a refresh does not overwrite it:
  * per property, a digest of the code's value and one of the value the server stored. From it a drift
  * note tells who made a field differ, after `pulumi refresh` as before it. Digests, salted with the
- * handler's id, so no secret is in the state in the clear.
+ * handler's id, so no secret is in the state in the clear; secret outputs where the type has a
+ * credential field (`./secret-properties`), as a digest could confirm a guess.
  */
 import { createHash } from "node:crypto";
 
@@ -22,7 +23,7 @@ export type AppliedRecord = Record<string, string>;
 /** The record of a write (or a takeover that wrote nothing): `desired` as sent, `live` as stored. */
 export function appliedRecord(desired: Desired, live: LiveHandler): AppliedRecord {
   const code = valuesOf(desired.type, desired.name, desired.isEnabled, desired.fields);
-  const stored = valuesOf(desired.type, live.name, live.isEnabled, live.settings);
+  const stored = storedValues(desired, live);
   const record: AppliedRecord = {};
   for (const [property, value] of Object.entries(code)) {
     const applied = digest(live.handlerId, property, value);
@@ -35,9 +36,10 @@ export function appliedRecord(desired: Desired, live: LiveHandler): AppliedRecor
 /**
  * Each drifted field with who made it differ, read from the record in `olds` (the recorded outputs):
  * the code, when its value is not the one last applied; someone outside it, when the stored value is
- * not the one last stored; or both. A property the record lacks was never applied by the code (a
- * handler imported or taken over): changed outside it. With no record at all (a state of 0.1.0 or
- * 0.2.0, which a refresh may have rewritten with the live values) a field the recorded outputs do not
+ * not the one last stored; or both. A property the record lacks is a field of a type the code changed
+ * to (the code's), or was never applied by the code (a handler imported or taken over: changed outside
+ * it). With no record at all (a state an earlier
+ * version wrote, which a refresh may have rewritten with the live values) a field the recorded outputs do not
  * explain is of unknown origin, never the code's.
  */
 export function withOrigins(
@@ -49,14 +51,17 @@ export function withOrigins(
 ): Difference[] {
   const record = recordIn(olds);
   const code = valuesOf(desired.type, desired.name, desired.isEnabled, desired.fields);
-  const stored = valuesOf(desired.type, live.name, live.isEnabled, live.settings);
+  const stored = storedValues(desired, live);
+  const changed = (property: string, values: Record<string, string | undefined>, side: 0 | 1): boolean => {
+    const [applied, kept = applied] = record![property]!.split(":");
+    return digest(live.handlerId, property, values[property]) !== (side === 0 ? applied : kept);
+  };
   const originOf = (property: string): Origin => {
     if (record === undefined) return editedSinceRecorded.includes(property) ? "unknown" : "outside";
-    const entry = record[property];
-    if (entry === undefined) return "outside";
-    const [applied, kept = applied] = entry.split(":");
-    const inCode = digest(live.handlerId, property, code[property]) !== applied;
-    const outside = digest(live.handlerId, property, stored[property]) !== kept;
+    if (record[property] === undefined)
+      return record.type !== undefined && changed("type", code, 0) ? "code" : "outside";
+    const inCode = changed(property, code, 0);
+    const outside = changed(property, stored, 1);
     return inCode ? (outside ? "both" : "code") : "outside";
   };
   return drift.map((d) => ({ ...d, origin: originOf(d.property) }));
@@ -65,6 +70,11 @@ export function withOrigins(
 function recordIn(outputs: Record<string, unknown>): AppliedRecord | undefined {
   const record = outputs[APPLIED_KEY];
   return typeof record === "object" && record !== null ? (record as AppliedRecord) : undefined;
+}
+
+/** What the server stores of the properties `desired` names. */
+function storedValues(desired: Desired, live: LiveHandler): Record<string, string | undefined> {
+  return { ...valuesOf(desired.type, live.name, live.isEnabled, live.settings), type: live.type ?? "" };
 }
 
 /** The API's properties of a handler of `type` as strings, each field under its property's name. */

@@ -34,6 +34,12 @@ interface ProviderContextOptions {
   batchMaxWaitMs?: number;
 }
 
+/** A handler a diff saw: as it is live (none when gone), and the program's `ignoreChanges` then. */
+export interface Replaced {
+  kept?: LiveHandler | undefined;
+  ignoreChanges?: readonly string[] | undefined;
+}
+
 /** One connection's state: its client, account snapshot and claims, verifying reads, replacements. */
 export class SiteContext {
   /** The account snapshot and the claims of this connection. */
@@ -43,13 +49,13 @@ export class SiteContext {
   /** Creates in flight, for recoveries to wait on. */
   readonly creates = new CreatesInFlight();
   /**
-   * The inputs of resources this process diffed (`inputsKey`), each with its handler as it is live
-   * (none when gone). The engine checks and creates a replacement like a new resource, and may replace
-   * for reasons of its own; adoption is for the first create only, so a create with these inputs makes
-   * a new handler whatever `adopt` says, keeping the replaced one's live values of what
-   * `ignoreChanges` names.
+   * The resources this process diffed (by URN, or by name and inputs: `replacementKey` in
+   * `./operations`), each with what its diff saw. The engine checks and creates a replacement like a
+   * new resource, and may replace for reasons of its own; adoption is for the first create only, so
+   * such a create makes a new handler whatever `adopt` says, keeping the replaced one's live values of
+   * what `ignoreChanges` names.
    */
-  readonly replacements = new Map<string, LiveHandler | undefined>();
+  readonly replacements = new Map<string, Replaced>();
   /** How messages name the site (never with the key). */
   readonly label: string;
 

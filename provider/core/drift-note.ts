@@ -56,7 +56,7 @@ export const ORIGINS: Record<Origin, string> = {
   code: "changed in the code",
   outside: "changed outside the code",
   both: "changed in the code and outside it",
-  unknown: "origin unknown: refreshed before this version recorded the deploy",
+  unknown: "origin unknown: the state predates the record of the last deploy",
 };
 
 /** A value as a note shows it: a secret property's never, whatever the caller passed. */

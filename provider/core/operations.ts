@@ -6,7 +6,7 @@
  * results are the core's own types: the dynamic provider's host takes them as they are, the plugin
  * encodes them.
  */
-import { ALL_FIELDS } from "../../sdk/client/catalog";
+import { ALL_FIELDS, fieldsOf } from "../../sdk/client/catalog";
 import { claimHandlerToAdopt, findHandlerToAdopt } from "./adoption";
 import { APPLIED_KEY, appliedRecord, withOrigins } from "./applied-record";
 import { type Connection, requireConnection } from "./config";
@@ -40,6 +40,7 @@ import type { Note } from "./diagnostics";
 import { formatDriftNote } from "./drift-note";
 import { partialFailure, recordOnFailure } from "./partial-failure";
 import { inputsKey } from "./replacements";
+import { SECRET_FIELD_PROPERTIES } from "./secret-properties";
 import { type ResourceOptions, namesProperty } from "./resource-options";
 import { createHandler, deleteHandler, updateHandler } from "./writes";
 
@@ -84,34 +85,81 @@ export async function check(
   news: HandlerInputs,
   olds: HandlerInputs = {},
   note: Note = ctx.note,
+  options: ResourceOptions = {},
 ): Promise<CheckResult> {
   // A resource with a connection of its own does not need the provider's.
   if (news.connection === undefined || news.connection === null) requireConnection(ctx.settings);
-  const failures = [...checkInputs(news), ...connectionFailures(news.connection)].map((f) => ({
+  const carried = (property: string): boolean => carriedFromLive(olds, news, property, options);
+  const failures = [
+    ...checkInputs(news).filter((f) => !(carried(f.property) && f.reason.startsWith("is required"))),
+    ...connectionFailures(news.connection),
+  ].map((f) => ({
     property: "",
     reason: f.property === "" ? f.reason : `${f.property} ${f.reason}`,
   }));
-  if (failures.length === 0 && olds.type === undefined) await noteTakeover(ctx, news, note);
+  if (failures.length === 0 && olds.type === undefined) await noteTakeover(ctx, news, note, options);
   return { inputs: news, failures };
 }
 
 /**
- * The note of a takeover whose handler differs from the code: each field live -> code, changed
- * outside the code, under the handler's live name. Quiet when there is nothing to take over or it is
- * not known yet; the create says why it cannot take it over.
+ * Whether a credential field missing from an existing resource's inputs is left to the live handler:
+ * a refresh or an import records none of them, and the engine carries that absence over for a field
+ * the program leaves to others (`ignoreChanges`; the plugin's check is not told the list, and the
+ * diff fails naming a field the list turns out not to name).
  */
-async function noteTakeover(ctx: ProviderContext, inputs: HandlerInputs, note: Note): Promise<void> {
+function carriedFromLive(
+  olds: HandlerInputs,
+  news: HandlerInputs,
+  property: string,
+  options: ResourceOptions,
+): boolean {
+  if (olds.type === undefined || olds[property] !== undefined || news[property] !== undefined) return false;
+  if (!SECRET_FIELD_PROPERTIES.includes(property)) return false;
+  return options.ignoreChanges === undefined || namesProperty(options.ignoreChanges, property);
+}
+
+/**
+ * The note of a takeover whose handler differs from the code: each field live -> code that its create
+ * writes (not those the program leaves to others), changed outside the code, under the handler's live
+ * name. Quiet when there is nothing to take over or it is not known yet; the create says why it cannot
+ * take it over.
+ */
+async function noteTakeover(
+  ctx: ProviderContext,
+  inputs: HandlerInputs,
+  note: Note,
+  options: ResourceOptions,
+): Promise<void> {
   const connection = explicitConnection(inputs);
   const adopt = inputs.adopt;
   if (adopt === undefined || adopt === false || adopt === UNKNOWN || connection === UNKNOWN_CONNECTION)
     return;
   if (API_PROPERTIES.some((p) => inputs[p] === UNKNOWN)) return;
-  const desired = desiredFrom(inputs);
-  const live = await findHandlerToAdopt(ctx.site(connection), inputs, desired).catch(() => undefined);
+  const live = await findHandlerToAdopt(ctx.site(connection), inputs, desiredFrom(inputs)).catch(
+    () => undefined,
+  );
   if (live === undefined) return;
+  const desired = withLiveValues(desiredFrom(inputs), live, ignoredBy(options));
   const fields = differences(desired, live).map((d) => ({ ...d, origin: "outside" as const }));
   if (fields.length > 0)
     note(formatDriftNote({ kind: "differs", id: live.handlerId, name: live.name, fields }));
+}
+
+/** Whether the program leaves a property to others, by `options.ignoreChanges`. */
+const ignoredBy =
+  (options: ResourceOptions) =>
+  (property: string): boolean =>
+    namesProperty(options.ignoreChanges, property);
+
+/**
+ * How a create finds what the diff of the same resource saw: by its URN where the call has one (the
+ * plugin), else by its name (when the dynamic provider's resource passed options) and its inputs less
+ * what the program leaves to others.
+ */
+function replacementKey(inputs: HandlerInputs, options: ResourceOptions): string {
+  if (options.urn !== undefined) return options.urn;
+  const key = inputsKey(inputs, ignoredBy(options));
+  return options.resource === undefined ? key : `${options.resource}\n${key}`;
 }
 
 /**
@@ -131,7 +179,8 @@ export async function diff(
   options: ResourceOptions = {},
 ): Promise<HandlerDiff> {
   const n = handlerId(id);
-  const ignored = (property: string): boolean => namesProperty(options.ignoreChanges, property);
+  const ignored = ignoredBy(options);
+  const key = replacementKey(news, options);
   const connection = explicitConnection(news);
   if (connection === UNKNOWN_CONNECTION) return replacedFor(CONNECTION_PROPERTY);
   const site = ctx.site(connection);
@@ -141,9 +190,15 @@ export async function diff(
       `handler ${n} (${JSON.stringify(olds.name)}) moves from ${describeConnection(from)} to ${site.label}: ` +
         "it will be created there, then deleted from the old site",
     );
-    // What the program leaves to others moves with the handler: read it where it lives now.
-    const kept = options.ignoreChanges?.length ? await ctx.site(from).account.byId(n) : undefined;
-    site.replacements.set(inputsKey(news, ignored), kept);
+    // What the program leaves to others moves with the handler: read it where it lives now, if the
+    // old site answers (a site that does not is often why the handler moves).
+    const kept = options.ignoreChanges?.length
+      ? await ctx
+          .site(from)
+          .account.byId(n)
+          .catch(() => undefined)
+      : undefined;
+    site.replacements.set(key, { kept, ignoreChanges: options.ignoreChanges });
     return replacedFor(CONNECTION_PROPERTY);
   }
   site.account.claim(n); // managed by this resource: no other resource may adopt it
@@ -151,20 +206,23 @@ export async function diff(
   if (live === undefined) {
     const name = typeof olds.name === "string" ? olds.name : desiredFrom(news).name;
     note(formatDriftNote({ kind: "gone", id: n, name }));
-    site.replacements.set(inputsKey(news, ignored), undefined);
+    site.replacements.set(key, {});
     return replacedFor("handlerId");
   }
   // The engine may replace the resource for reasons of its own (`replaceOnChanges`, `replaceWith`,
-  // a trigger): a create with these inputs in this process is that replacement.
-  site.replacements.set(inputsKey(news, ignored), live);
+  // a trigger): a create of this resource in this process is that replacement.
+  site.replacements.set(key, { kept: live, ignoreChanges: options.ignoreChanges });
+  const forcesReplacement = (p: string): boolean => namesProperty(options.replaceOnChanges, p);
   // A value known only at apply time cannot be compared yet: the engine shows a possible change.
   const unknown = API_PROPERTIES.filter((p) => news[p] === UNKNOWN && !ignored(p));
   if (unknown.length > 0) {
-    return news.type === UNKNOWN || news.updateStrategy === UNKNOWN
-      ? { changes: true, replaces: ["type"], deleteBeforeReplace: false, changed: unknown }
-      : { changes: true, changed: unknown };
+    const replaces =
+      news.type === UNKNOWN || news.updateStrategy === UNKNOWN ? ["type"] : unknown.filter(forcesReplacement);
+    return { changes: true, replaces, deleteBeforeReplace: false, changed: unknown };
   }
   const desired = withLiveValues(desiredFrom(news), live, ignored);
+  const missing = fieldsOf(desired.type).find((f) => desired.fields[f.field] === undefined);
+  if (missing !== undefined) throw new Error(`${missing.property} is required for type ${desired.type}`);
   const drift = differences(desired, live);
   const edited = changedInputs(olds, news).filter((p) => !ignored(p));
   const changed = [...new Set([...drift.map((d) => d.property), ...edited])];
@@ -179,12 +237,10 @@ export async function diff(
   }
   // Where the live handler already is what the program wants (edited to match, say), the new inputs
   // are recorded without touching it, unless `replaceOnChanges` names a changed property.
-  const inPlace: HandlerDiff = { changes: true, replaces: [], changed };
   const replace =
-    changed.some((p) => namesProperty(options.replaceOnChanges, p)) ||
+    changed.some(forcesReplacement) ||
     (drift.length > 0 && (changed.includes("type") || ctx.strategyOf(news) === "replace"));
-  if (!replace) return drift.length > 0 ? { ...inPlace, deleteBeforeReplace: false } : inPlace;
-  return { changes: true, replaces: changed, deleteBeforeReplace: false, changed };
+  return { changes: true, replaces: replace ? changed : [], deleteBeforeReplace: false, changed };
 }
 
 /** A diff that replaces the handler for `property` alone: created anew, then the old one deleted. */
@@ -217,10 +273,10 @@ function appliedOutputs(inputs: HandlerInputs, live: LiveHandler, desired: Desir
 }
 
 /**
- * Creates the handler (or takes one over with `adopt`), verified by reading it back. The replacement
- * of a handler keeps the live values of what the program leaves to others (`options.ignoreChanges`,
- * which a plugin's create is not sent: the plugin passes on what its diff was). Past its custom
- * timeout, it fails once the request sent is answered, recording what it made.
+ * Creates the handler (or takes one over with `adopt`), verified by reading it back. A replacement,
+ * or a takeover, keeps the live values of what the program leaves to others (the `ignoreChanges` its
+ * diff was given, or the create's own: the plugin's create is sent none). Past its custom timeout, it
+ * fails once the request sent is answered, recording what it made.
  */
 export function create(
   ctx: ProviderContext,
@@ -228,16 +284,16 @@ export function create(
   options: ResourceOptions = {},
 ): Promise<CreateResult> {
   const site = ctx.site(explicitConnection(inputs));
-  const ignored = (property: string): boolean => namesProperty(options.ignoreChanges, property);
-  const key = inputsKey(inputs, ignored);
-  const replacement = site.replacements.has(key);
+  const replaced = site.replacements.get(replacementKey(inputs, options));
+  const ignored = ignoredBy({ ignoreChanges: replaced?.ignoreChanges ?? options.ignoreChanges ?? [] });
   return withDeadline(
     operationOf("create", inputs, options),
     options.timeoutSeconds,
     async () => {
       // Adoption is for the first create only: a replacement makes a new handler.
-      const adopted = replacement ? undefined : await claimHandlerToAdopt(site, inputs, desiredFrom(inputs));
-      const desired = withLiveValues(desiredFrom(inputs), site.replacements.get(key), ignored);
+      const adopted =
+        replaced === undefined ? await claimHandlerToAdopt(site, inputs, desiredFrom(inputs)) : undefined;
+      const desired = withLiveValues(desiredFrom(inputs), adopted ?? replaced?.kept, ignored);
       let live: LiveHandler;
       if (adopted === undefined) {
         live = await createHandler(site, desired, inputs);
@@ -269,7 +325,7 @@ export function update(
 ): Promise<UpdateResult> {
   const n = handlerId(id);
   const site = ctx.site(explicitConnection(news));
-  const ignored = (property: string): boolean => namesProperty(options.ignoreChanges, property);
+  const ignored = ignoredBy(options);
   return withDeadline(
     operationOf("update", news, options),
     options.timeoutSeconds,

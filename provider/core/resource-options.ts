@@ -12,8 +12,10 @@ export interface ResourceOptions {
   replaceOnChanges?: readonly string[];
   /** Seconds this call's operation may take (`customTimeouts`); none when absent or 0. */
   timeoutSeconds?: number;
-  /** How messages name the resource: its name in the program. */
+  /** The resource's name in the program: how messages name it. */
   resource?: string;
+  /** The resource's URN, where the call has one (the plugin's): how its create finds its diff. */
+  urn?: string;
 }
 
 /**

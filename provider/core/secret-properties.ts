@@ -3,6 +3,7 @@
  * dynamic provider), the plugin wraps them in what it sends back to the engine.
  */
 import { ALL_FIELDS, HANDLER_TYPE_NAMES, fieldsOf, isHandlerType } from "../../sdk/client/catalog";
+import { APPLIED_KEY } from "./applied-record";
 import { CONNECTION_PROPERTY } from "./connection";
 
 /** The catalog's credential fields (webhook URLs, tokens, X keys). */
@@ -13,16 +14,22 @@ export const SECRET_FIELD_PROPERTIES: readonly string[] = ALL_FIELDS.filter((f) 
 /** Inputs kept secret: the credential fields and the connection (it holds a key). */
 export const SECRET_INPUTS: readonly string[] = [...SECRET_FIELD_PROPERTIES, CONNECTION_PROPERTY];
 
-/** Outputs kept secret: the secret inputs and `settings`, which holds the credential fields again. */
-export const SECRET_OUTPUTS: readonly string[] = ["settings", ...SECRET_INPUTS];
+/**
+ * Outputs kept secret: the secret inputs, `settings`, which holds the credential fields again, and the
+ * record of the last deploy, whose digests of them could confirm a guess.
+ */
+export const SECRET_OUTPUTS: readonly string[] = ["settings", APPLIED_KEY, ...SECRET_INPUTS];
 
-/** Each type's secret outputs: its credential fields and the connection, and `settings` with them. */
+/**
+ * Each type's secret outputs: its credential fields and the connection, and `settings` and the record
+ * of the last deploy with them.
+ */
 const SECRET_OUTPUTS_BY_TYPE = new Map(
   HANDLER_TYPE_NAMES.map((type) => {
     const credentials = fieldsOf(type)
       .filter((f) => f.secret)
       .map((f) => f.property);
-    const settings = credentials.length > 0 ? ["settings"] : [];
+    const settings = credentials.length > 0 ? ["settings", APPLIED_KEY] : [];
     return [type, [...settings, ...credentials, CONNECTION_PROPERTY] as readonly string[]] as const;
   }),
 );

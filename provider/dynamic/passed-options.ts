@@ -6,6 +6,8 @@
  * after the constructor ran do not reach it (docs/provider.md says so).
  */
 import type { ResourceOptions } from "../core/resource-options";
+import { isPartialFailure } from "../core/partial-failure";
+import { durationSeconds } from "./duration";
 
 /** The hidden input; `__` keeps it out of the engine's display and the provider's checks. */
 export const OPTIONS_KEY = "__options";
@@ -13,8 +15,10 @@ export const OPTIONS_KEY = "__options";
 /** The operations a custom timeout applies to. */
 type TimedOperation = "create" | "update" | "delete";
 
-/** What the resource passes: the options as declared, each timeout in seconds. */
+/** What the resource passes: the options as declared, each timeout in seconds, and its name. */
 export interface PassedOptions {
+  /** The resource's name: a create finds its diff by it (`replacementKey` in core/operations.ts). */
+  resource?: string;
   ignoreChanges?: string[];
   replaceOnChanges?: string[];
   customTimeouts?: Partial<Record<TimedOperation, number>>;
@@ -27,8 +31,8 @@ export interface DeclaredOptions {
   customTimeouts?: Partial<Record<TimedOperation, string>>;
 }
 
-/** What to pass for `opts`; undefined when it declares none of them (the state stays as it was). */
-export function passedOptions(opts: DeclaredOptions): PassedOptions | undefined {
+/** What resource `name` passes for `opts`; undefined when it declares none of them (the state stays as it was). */
+export function passedOptions(opts: DeclaredOptions, name: string): PassedOptions | undefined {
   const passed: PassedOptions = {};
   if (opts.ignoreChanges?.length) passed.ignoreChanges = [...opts.ignoreChanges];
   if (opts.replaceOnChanges?.length) passed.replaceOnChanges = [...opts.replaceOnChanges];
@@ -38,13 +42,14 @@ export function passedOptions(opts: DeclaredOptions): PassedOptions | undefined 
     if (text !== undefined && text !== "") timeouts[operation] = durationSeconds(text, operation);
   }
   if (Object.keys(timeouts).length > 0) passed.customTimeouts = timeouts;
-  return Object.keys(passed).length > 0 ? passed : undefined;
+  return Object.keys(passed).length > 0 ? { resource: name, ...passed } : undefined;
 }
 
 /** The options of one call, from the properties it received (`operation` for its timeout). */
 export function optionsIn(properties: Record<string, unknown>, operation?: TimedOperation): ResourceOptions {
   const passed = (properties[OPTIONS_KEY] ?? {}) as PassedOptions;
   const options: ResourceOptions = {};
+  if (passed.resource !== undefined) options.resource = passed.resource;
   if (passed.ignoreChanges !== undefined) options.ignoreChanges = passed.ignoreChanges;
   if (passed.replaceOnChanges !== undefined) options.replaceOnChanges = passed.replaceOnChanges;
   const seconds = operation === undefined ? undefined : passed.customTimeouts?.[operation];
@@ -52,23 +57,23 @@ export function optionsIn(properties: Record<string, unknown>, operation?: Timed
   return options;
 }
 
-/** Outputs that keep the passed options, so a delete finds its timeout in them. */
+/**
+ * Outputs (or a refresh's inputs) that keep the passed options: a delete finds its timeout in them,
+ * and an `ignoreChanges: ["*"]`, which makes the engine take every input from the state, still finds them.
+ */
 export function keepingOptions<T extends object>(outputs: T, from: Record<string, unknown>): T {
   return from[OPTIONS_KEY] === undefined ? outputs : { ...outputs, [OPTIONS_KEY]: from[OPTIONS_KEY] };
 }
 
-const UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
-
-/**
- * A duration as Pulumi's `customTimeouts` takes it (Go's form: `30s`, `5m`, `1h30m`, `1.5h`), in
- * seconds; anything else fails naming the option.
- */
-export function durationSeconds(text: string, operation: string): number {
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join("") !== text) {
-    throw new Error(
-      `customTimeouts.${operation}: ${JSON.stringify(text)} is not a duration such as "30s", "5m" or "1h30m"`,
-    );
+/** Runs a create or update whose partial failure, if any, records the passed options with the handler. */
+export async function keepingOptionsOnFailure<T>(
+  inputs: Record<string, unknown>,
+  operation: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (isPartialFailure(error)) error.properties = keepingOptions(error.properties, inputs);
+    throw error;
   }
-  return parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * UNITS[unit!]!, 0);
 }

@@ -217,8 +217,12 @@ export class NotificationHandler extends pulumi.CustomResource {
         props[key] = SECRET_INPUTS.includes(key) && value !== undefined ? pulumi.secret(value) : value;
       }
       props.name = args.name ?? name;
-      if (imported !== undefined) props.adopt = importedId(imported);
-      const passed = passedOptions(declared);
+      if (imported !== undefined) {
+        if (args.adopt !== undefined)
+          throw new Error(`${name}: set either adopt or the import option, not both`);
+        props.adopt = importedId(imported);
+      }
+      const passed = passedOptions(declared, name);
       if (passed !== undefined) props[OPTIONS_KEY] = passed;
     }
     // The fields of the handler's own type are outputs the engine resolves; those of the other types

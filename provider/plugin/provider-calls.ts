@@ -9,7 +9,7 @@ import { checkConfig, configure, diffConfig } from "./config-calls";
 import { construct } from "./construct";
 import { engineLog } from "./engine-log";
 import { invoke } from "./invoke";
-import { type IgnoreChanges, check, create, diff, read, remove, update } from "./resource-calls";
+import { check, create, diff, read, remove, update } from "./resource-calls";
 import type { ProviderCalls } from "./serve";
 import { unary } from "./unary";
 
@@ -19,14 +19,13 @@ import { unary } from "./unary";
  */
 export function providerCalls(engine: string | undefined, ctx = new ProviderContext()): ProviderCalls {
   const log = engineLog(engine);
-  const ignoring: IgnoreChanges = new Map();
   return {
     checkConfig: unary(checkConfig),
     diffConfig: unary(diffConfig),
     configure: unary((request) => configure(ctx, request)),
     check: unary((request) => check(ctx, request, log)),
-    diff: unary((request) => diff(ctx, request, log, ignoring)),
-    create: unary((request) => create(ctx, request, ignoring)),
+    diff: unary((request) => diff(ctx, request, log)),
+    create: unary((request) => create(ctx, request)),
     read: unary((request) => read(ctx, request)),
     update: unary((request) => update(ctx, request)),
     delete: unary((request) => remove(ctx, request)),

@@ -29,7 +29,7 @@ import type { ResourceOptions } from "../core/resource-options";
 import { SECRET_INPUTS, secretOutputsOf } from "../core/secret-properties";
 import { decodeProperties, encodeProperties } from "./properties";
 import { previewOutputs } from "./preview";
-import { nameOf, requireHandlerType } from "./urn";
+import { type NamedRequest, nameOf, requireHandlerType } from "./urn";
 
 /**
  * Checks the inputs; a missing name is the resource's name, as the TypeScript resource makes it. Inputs
@@ -71,14 +71,12 @@ export async function diff(
   ctx: ProviderContext,
   request: DiffRequest,
   log: ResourceLog,
-  ignoring: IgnoreChanges,
 ): Promise<DiffResponse> {
   requireHandlerType(request);
   const olds = decodeProperties(request.getOlds()).values;
   const news = decodeProperties(request.getNews()).values;
   const notes: string[] = [];
-  const options = { ignoreChanges: request.getIgnorechangesList() };
-  ignoring.set(request.getUrn(), options.ignoreChanges);
+  const options = { ...resourceOf(request), ignoreChanges: request.getIgnorechangesList() };
   const result = await operations.diff(ctx, request.getId(), olds, news, (note) => notes.push(note), options);
   await log(request.getUrn(), notes);
   const { changed } = result;
@@ -104,18 +102,8 @@ export async function diff(
   return response;
 }
 
-/**
- * What each resource's diff was sent of `ignoreChanges`, by URN: the engine sends a create none, and
- * the create of a replacement keeps the live values of what it names.
- */
-export type IgnoreChanges = Map<string, readonly string[]>;
-
 /** Creates the handler; a preview writes nothing and shows what only the API can tell as unknown. */
-export async function create(
-  ctx: ProviderContext,
-  request: CreateRequest,
-  ignoring: IgnoreChanges,
-): Promise<CreateResponse> {
+export async function create(ctx: ProviderContext, request: CreateRequest): Promise<CreateResponse> {
   requireHandlerType(request);
   const { values, secrets } = decodeProperties(request.getProperties());
   const secretOutputs = [...secretOutputsOf(values.type), ...secrets];
@@ -124,8 +112,7 @@ export async function create(
       .setId("")
       .setProperties(encodeProperties(previewOutputs(values), secretOutputs));
   }
-  const ignoreChanges = ignoring.get(request.getUrn()) ?? [];
-  const result = await operations.create(ctx, values, { ...timed(request), ignoreChanges });
+  const result = await operations.create(ctx, values, timed(request));
   return new CreateResponse().setId(result.id).setProperties(encodeProperties(result.outs, secretOutputs));
 }
 
@@ -173,7 +160,12 @@ export async function remove(ctx: ProviderContext, request: DeleteRequest): Prom
   return new Empty();
 }
 
-/** A write's custom timeout as the engine sends it, and the resource's name for its messages. */
+/** Which resource a request is of: its name, for messages, and its URN. */
+function resourceOf(request: NamedRequest): ResourceOptions {
+  return { resource: nameOf(request), urn: request.getUrn() };
+}
+
+/** A write's resource and its custom timeout, as the engine sends them. */
 function timed(request: CreateRequest | UpdateRequest | DeleteRequest): ResourceOptions {
-  return { timeoutSeconds: request.getTimeout(), resource: nameOf(request) };
+  return { ...resourceOf(request), timeoutSeconds: request.getTimeout() };
 }

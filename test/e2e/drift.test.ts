@@ -87,9 +87,7 @@ describe.each([REFERENCE])("against $name", (target) => {
       const late = await s.up().catch((error: unknown) => error);
       slowCreates = false;
       const printed = s.output.at(-1)!;
-      expect(String(late)).toContain(
-        'the create of "Late" did not finish within its custom timeout of 0.3 s',
-      );
+      expect(String(late)).toContain("the create of late did not finish within its custom timeout of 0.3 s");
       // The dynamic provider's notes reach the engine a line each.
       expect(printed).toContain(`handler ${byHand} ("Ops (UI)") differs from the program:`);
       expect(printed).toContain('name: live "Ops (UI)", desired "Ops" (changed outside the code)');

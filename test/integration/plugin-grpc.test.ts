@@ -217,12 +217,15 @@ describe("the plugin over gRPC", () => {
       settings: SECRET({ slack: SLACK_URL }),
       lastDatetime: handlers[0]!.last_datetime,
       datetime: handlers[0]!.datetime,
-      // What the create applied, as digests (provider/core/applied-record.ts).
-      __applied: Object.fromEntries(
-        ["type", "name", "isEnabled", "slack"].map((p) => [
-          p,
-          expect.stringMatching(/^[0-9a-f]{12}$/) as string,
-        ]),
+      // What the create applied, as digests, secret as the type has a credential field
+      // (provider/core/applied-record.ts).
+      __applied: SECRET(
+        Object.fromEntries(
+          ["type", "name", "isEnabled", "slack"].map((p) => [
+            p,
+            expect.stringMatching(/^[0-9a-f]{12}$/) as string,
+          ]),
+        ),
       ),
     });
   });

@@ -142,7 +142,12 @@ describe("resources on several connections", () => {
     const made = await operations.create(ctx, email("Ops"));
     const explicit = email("Ops", { connection: { ...DEFAULT_CONNECTION, baseUrl: "http://127.0.0.1:1/" } });
     const result = await operations.diff(ctx, made.id, made.outs, explicit);
-    expect(result).toEqual({ changes: true, replaces: [], changed: ["connection"] });
+    expect(result).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+      changed: ["connection"],
+    });
     const updated = await operations.update(ctx, made.id, made.outs, explicit);
     expect(configured.calls.update).toBe(0);
     expect(updated.outs.connection).toEqual(explicit.connection);
@@ -158,7 +163,12 @@ describe("resources on several connections", () => {
     const made = await operations.create(ctx, email("Ops", { connection: STAGING }));
     const next = fakeContext(new FakeApi(), [{ ...rotated, api: shared }]);
     const result = await operations.diff(next.ctx, made.id, made.outs, email("Ops", { connection: rotated }));
-    expect(result).toEqual({ changes: true, replaces: [], changed: ["connection"] });
+    expect(result).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+      changed: ["connection"],
+    });
     const updated = await operations.update(
       next.ctx,
       made.id,

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { HandlerInputs, HandlerOutputs } from "../../provider/core/inputs";
 import * as operations from "../../provider/core/operations";
 import { isPartialFailure } from "../../provider/core/partial-failure";
-import { durationSeconds, optionsIn, passedOptions } from "../../provider/dynamic/passed-options";
+import { durationSeconds } from "../../provider/dynamic/duration";
+import { optionsIn, passedOptions } from "../../provider/dynamic/passed-options";
 import { FakeApi, fakeContext } from "../support/fake-api";
 
 const SLACK = "https://hooks.slack.com/services/T0/B0/CODE";
@@ -83,6 +84,55 @@ describe("ignoreChanges", () => {
   });
 });
 
+describe("ignoreChanges, at the edges", () => {
+  it("a credential field a refresh left out of the inputs is taken live, and named when the list does not", async () => {
+    const slack = { type: "slack", name: "Team", slack: SLACK };
+    const { api, ctx, id, outs } = await deployedThenEdited(slack, () => ({ settings: { slack: ROTATED } }));
+    // What the engine checks after a refresh: the recorded inputs lack the secret, and it carries
+    // that absence over for the field the program leaves to the UI.
+    const recorded = { type: "slack", name: "Team" };
+    const options = { ignoreChanges: ["slack"] };
+    const checked = await operations.check(ctx.ctx, recorded, recorded, ctx.ctx.note, options);
+    expect(checked.failures).toEqual([]);
+    const renamed = { ...recorded, name: "Team Slack" };
+    expect((await operations.diff(ctx.ctx, id, outs, renamed, ctx.ctx.note, options)).changed).toEqual([
+      "name",
+    ]);
+    await operations.update(ctx.ctx, id, outs, renamed, options);
+    expect(api.store.get(Number(id))?.settings).toEqual({ slack: ROTATED });
+    await expect(operations.diff(ctx.ctx, id, outs, renamed)).rejects.toThrow(
+      "slack is required for type slack",
+    );
+  });
+
+  it("a create finds the diff of its own resource only, whatever the list leaves of the inputs", async () => {
+    const api = new FakeApi();
+    const { ctx } = fakeContext(api);
+    const a = await operations.create(ctx, email());
+    const options = (resource: string) => ({ resource, ignoreChanges: ["*"] });
+    await operations.diff(ctx, a.id, a.outs, email(), ctx.note, options("a"));
+    // Another resource of the same type and fields is not the replacement of `a`: nothing of a's is kept.
+    const b = await operations.create(ctx, email({ name: "Other" }), options("b"));
+    expect(api.store.get(Number(b.id))?.name).toBe("Other");
+  });
+
+  it("a takeover leaves what the program leaves to others as it is live, and its note does not name it", async () => {
+    const api = new FakeApi();
+    const live = api.seed({ type: "email", name: "Ops (UI)", settings: { email: "old@example.com" } });
+    const { ctx, notes } = fakeContext(api);
+    const inputs = email({ name: "Ops", adopt: live.id });
+    const options = { ignoreChanges: ["name"] };
+    await operations.check(ctx, inputs, {}, ctx.note, options);
+    expect(notes.join("\n")).not.toContain("name:");
+    expect(notes.join("\n")).toContain('email: live "old@example.com", desired "oncall@example.com"');
+    await operations.create(ctx, inputs, options);
+    expect(api.store.get(live.id)).toMatchObject({
+      name: "Ops (UI)",
+      settings: { email: "oncall@example.com" },
+    });
+  });
+});
+
 describe("replaceOnChanges", () => {
   it("a change of a named property replaces the handler; other changes stay in place", async () => {
     const { ctx, id, outs } = await deployedThenEdited(email(), () => ({}));
@@ -91,6 +141,11 @@ describe("replaceOnChanges", () => {
     expect(renamed.replaces).toEqual([]);
     const moved = email({ email: "rota@example.com" });
     expect((await operations.diff(ctx.ctx, id, outs, moved, ctx.ctx.note, options)).replaces).toEqual([
+      "email",
+    ]);
+    // Unknown at preview: the preview already shows the replacement the up will make.
+    const unknown = email({ email: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" });
+    expect((await operations.diff(ctx.ctx, id, outs, unknown, ctx.ctx.note, options)).replaces).toEqual([
       "email",
     ]);
   });
@@ -110,13 +165,21 @@ describe("who changed a field, after a refresh", () => {
     );
   });
 
+  it("the fields of a type the code changed to read as the code's", async () => {
+    const { ctx, id, outs } = await deployedThenEdited(email(), () => ({}));
+    await operations.diff(ctx.ctx, id, outs, { type: "twilio", name: "On-call", twilio: "+15550100" });
+    const note = ctx.notes.join("\n");
+    expect(note).toContain('type: live "email", desired "twilio" (changed in the code)');
+    expect(note).toContain('twilio: live (missing), desired "+15550100" (changed in the code)');
+  });
+
   it("a state an earlier version refreshed holds no record: its origin is unknown, never the code's", async () => {
     const { ctx, id, outs } = await deployedThenEdited(email(), () => ({ name: "Renamed in UI" }));
     const refreshed = (await operations.read(ctx.ctx, id, outs)).props!;
     delete refreshed.__applied;
     await operations.diff(ctx.ctx, id, refreshed, email());
     expect(ctx.notes.join("\n")).toContain(
-      'name: live "Renamed in UI", desired "On-call" (origin unknown: refreshed before this version recorded the deploy)',
+      'name: live "Renamed in UI", desired "On-call" (origin unknown: the state predates the record of the last deploy)',
     );
   });
 
@@ -172,18 +235,23 @@ describe("customTimeouts", () => {
 
 describe("the options the dynamic provider's resource passes", () => {
   it("are what the program declared, each timeout in seconds", () => {
-    expect(passedOptions({})).toBeUndefined();
-    const passed = passedOptions({
-      ignoreChanges: ["name"],
-      replaceOnChanges: ["email"],
-      customTimeouts: { create: "1m30s", delete: "1.5h" },
-    });
+    expect(passedOptions({}, "oncall")).toBeUndefined();
+    const passed = passedOptions(
+      {
+        ignoreChanges: ["name"],
+        replaceOnChanges: ["email"],
+        customTimeouts: { create: "1m30s", delete: "1.5h" },
+      },
+      "oncall",
+    );
     expect(passed).toEqual({
+      resource: "oncall",
       ignoreChanges: ["name"],
       replaceOnChanges: ["email"],
       customTimeouts: { create: 90, delete: 5400 },
     });
     expect(optionsIn({ __options: passed }, "delete")).toEqual({
+      resource: "oncall",
       ignoreChanges: ["name"],
       replaceOnChanges: ["email"],
       timeoutSeconds: 5400,
@@ -193,6 +261,9 @@ describe("the options the dynamic provider's resource passes", () => {
 
   it("refuse a timeout that is no duration, naming the option", () => {
     expect(durationSeconds("250ms", "update")).toBe(0.25);
+    expect(durationSeconds(".5s", "update")).toBe(0.5);
+    expect(durationSeconds("+1m", "update")).toBe(60);
+    expect(durationSeconds("0", "update")).toBe(0);
     expect(() => durationSeconds("10 minutes", "update")).toThrow(
       'customTimeouts.update: "10 minutes" is not a duration such as "30s", "5m" or "1h30m"',
     );
