@@ -106,6 +106,88 @@ describe.each([REFERENCE])("against $name", (target) => {
     });
   });
 
+  describe("Pulumi's own options", () => {
+    it("keep their meaning with the dynamic provider: aliases, protect, retainOnDelete by a transform, deletedWith, replaceWith, replacementTrigger, additionalSecretOutputs, hideDiffs, dependsOn, --target, up --refresh", async () => {
+      const key = await ctx.server.newKey();
+      const { NotificationHandler } = pkg();
+      const inbox = (name: string): { type: "internal_notification"; name: string } => ({
+        type: "internal_notification",
+        name,
+      });
+      let phase = 0;
+      const s = await ctx.stack(key, () => {
+        const trigger = new NotificationHandler("trigger", inbox("Trigger"), {
+          replacementTrigger: phase > 0 ? "v1" : "v0",
+        });
+        const follower = new NotificationHandler("follower", inbox("Follower"), { replaceWith: [trigger] });
+        const renamed = new NotificationHandler(
+          phase > 0 ? "new-name" : "old-name",
+          inbox("Renamed"),
+          phase > 0 ? { aliases: [{ name: "old-name" }] } : {},
+        );
+        new NotificationHandler(
+          "mailbox",
+          {
+            type: "email",
+            name: phase > 0 ? "Mailbox (renamed)" : "Mailbox",
+            email: phase > 1 ? "box2@example.com" : "box@example.com",
+          },
+          { additionalSecretOutputs: ["email"], hideDiffs: ["name"], dependsOn: [trigger] },
+        );
+        new NotificationHandler("guarded", inbox("Guarded"), { protect: true });
+        if (phase < 1) {
+          new NotificationHandler("kept", inbox("Kept"), {
+            transforms: [({ props, opts }) => ({ props, opts: { ...opts, retainOnDelete: true } })],
+          });
+        }
+        if (phase < 2) {
+          const owner = new NotificationHandler("owner", inbox("Owner"));
+          new NotificationHandler("owned", inbox("Owned"), { deletedWith: owner });
+        }
+        return Promise.resolve({
+          trigger: trigger.handlerId,
+          follower: follower.handlerId,
+          renamed: renamed.handlerId,
+        });
+      });
+      const names = async (): Promise<string[]> => (await ctx.server.handlers(key)).map((h) => h.name).sort();
+
+      const first = await s.up();
+      phase = 1;
+      const second = await s.up({ refresh: true, diff: true });
+      // A new trigger replaces `trigger`, and `follower` with it; the alias keeps its handler; the
+      // resource a transform retained leaves its handler; the rename is an update.
+      expect(second.summary.resourceChanges).toMatchObject({ replace: 2, update: 1, delete: 1 });
+      expect(second.outputs.trigger?.value).not.toBe(first.outputs.trigger?.value);
+      expect(second.outputs.follower?.value).not.toBe(first.outputs.follower?.value);
+      expect(second.outputs.renamed?.value).toBe(first.outputs.renamed?.value);
+      expect(await names()).toContain("Kept");
+      expect(await names()).toContain("Mailbox (renamed)");
+      expect(s.output.at(-1)).toContain("~ name (hidden)");
+      const state = JSON.parse(await s.exportState()) as {
+        checkpoint: { latest: { resources: { urn: string; outputs?: Record<string, unknown> }[] } };
+      };
+      const recorded = state.checkpoint.latest.resources.find((r) => r.urn.endsWith("::mailbox"));
+      expect(recorded?.outputs?.email).toHaveProperty("ciphertext");
+
+      // Only what --target names changes: `owner` and `owned` go, `owned` keeping its handler (it
+      // goes with `owner`); the mailbox's new address waits.
+      phase = 2;
+      const stackUrn = (name: string): string =>
+        `urn:pulumi:test::e2e::pulumi-nodejs:dynamic/notification-handlers:NotificationHandler::${name}`;
+      await s.up({ target: [stackUrn("owner"), stackUrn("owned")] });
+      expect(await names()).toContain("Owned");
+      expect(await names()).not.toContain("Owner");
+      const mailbox = (await ctx.server.handlers(key)).find((h) => h.type === "email");
+      expect(mailbox?.settings).toEqual({ email: "box@example.com" });
+
+      // A destroy stops at the protected handler, which stays.
+      const destroyed = await s.destroy().catch((error: unknown) => String(error));
+      expect(destroyed).toMatch(/protect/);
+      expect(await names()).toContain("Guarded");
+    });
+  });
+
   describe("request budget", () => {
     it("reads 20 handlers with one list request when nothing changes, and writes each handler once", async () => {
       const key = await ctx.server.newKey();

@@ -3,7 +3,7 @@
  * for the dynamic provider: the create is stored, then every read that would verify it loses its answer.
  * The gRPC error carries the `ErrorResourceInitFailed` detail the engine reads to record the handler
  * anyway: its id, its properties with the credentials still wrapped as secrets, and the reason. That
- * the engine then records it is proved under the engine: `e2e/plugin-partial-failure`.
+ * the engine then records it is proved under the engine: `e2e/plugin-resource-options`.
  */
 import type * as grpc from "@grpc/grpc-js";
 import { CheckRequest, CreateRequest, ErrorResourceInitFailed } from "@pulumi/pulumi/proto/provider_pb";

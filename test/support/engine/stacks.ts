@@ -120,7 +120,7 @@ export interface TestStack {
   stack: automation.Stack;
   /** Everything the engine printed, per operation. */
   output: string[];
-  up(): Promise<automation.UpResult>;
+  up(options?: automation.UpOptions): Promise<automation.UpResult>;
   preview(): Promise<automation.PreviewResult>;
   refresh(): Promise<automation.RefreshResult>;
   destroy(): Promise<automation.DestroyResult>;
@@ -167,7 +167,7 @@ export async function createStack(options: CreateStackOptions): Promise<TestStac
   return {
     stack,
     output,
-    up: () => stack.up(capture()),
+    up: (options = {}) => stack.up({ ...options, ...capture() }),
     preview: () => stack.preview(capture()),
     refresh: () => stack.refresh(capture()),
     destroy: () => stack.destroy(capture()),

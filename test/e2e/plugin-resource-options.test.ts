@@ -7,7 +7,9 @@
  * Then Pulumi's options through the plugin, on the same stack: a create past its `customTimeouts`
  * fails recording what it made, `import` takes over a handler made by hand, and `ignoreChanges`
  * keeps a name changed in the web UI through a refresh and a replacement (`replaceOnChanges`), whose
- * drift note still reads the UI's change as the UI's.
+ * drift note still reads the UI's change as the UI's. And the engine's own options, which Pulumi YAML
+ * has (`aliases`, `protect`, `retainOnDelete`, `deletedWith`, `dependsOn`, `additionalSecretOutputs`,
+ * `hideDiffs`), `up --refresh` and `--target`, on a stack of their own.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -71,7 +73,7 @@ interface StateResource {
   outputs?: Record<string, unknown>;
 }
 
-describe("a create whose read-back fails, through the plugin under the engine", () => {
+describe("Pulumi's options through the plugin under the engine", () => {
   it("leaves the handler in the state, and the next up converges with no duplicate", async () => {
     let failReads = true;
     let slowCreates = false;
@@ -151,5 +153,80 @@ describe("a create whose read-back fails, through the plugin under the engine", 
       expect(handlers.find((h) => h.type === "twilio")?.id).not.toBe(a);
     });
     await mustPulumi("preview", "--expect-no-changes");
+  });
+
+  it("keeps the engine's own options' meaning: aliases, protect, retainOnDelete, deletedWith, dependsOn, additionalSecretOutputs, hideDiffs, up --refresh, --target", async () => {
+    const server = await serverForTest({});
+    const key = await server.newKey();
+    const inbox = (name: string, options = ""): string =>
+      `    type: notification-handlers:index:NotificationHandler
+    properties:
+      type: internal_notification
+      name: ${name}
+${options}`;
+    const program = (phase: number): string =>
+      [
+        HEADER.replace("  inbox:\n", "  guarded:\n").replace("name: Inbox", "name: Guarded") +
+          "    options:\n      protect: true",
+        phase < 2 ? `  owner:\n${inbox("Owner")}` : "",
+        phase < 2 ? `  owned:\n${inbox("Owned", "    options:\n      deletedWith: ${owner}\n")}` : "",
+        phase < 1 ? `  kept:\n${inbox("Kept", "    options:\n      retainOnDelete: true\n")}` : "",
+        phase < 1
+          ? `  old-name:\n${inbox("Renamed")}`
+          : `  new-name:\n${inbox("Renamed", "    options:\n      aliases:\n        - urn:pulumi:test::partial-failure::notification-handlers:index:NotificationHandler::old-name\n")}`,
+        `  mailbox:
+    type: notification-handlers:index:NotificationHandler
+    properties:
+      type: email
+      name: ${phase > 0 ? "Mailbox (renamed)" : "Mailbox"}
+      email: ${phase > 1 ? "box2@example.com" : "box@example.com"}
+    options:
+      additionalSecretOutputs: [email]
+      hideDiffs: [name]
+      dependsOn:
+        - \${guarded}
+`,
+      ].join("\n");
+    const { folder, pulumi, mustPulumi } = await pluginProjectForTest(
+      { program: program(0) },
+      providerConfig(server.url, key),
+    );
+    const handlers = async (): Promise<Map<string, number>> =>
+      new Map((await server.handlers(key)).map((h) => [h.name, h.id]));
+
+    await mustPulumi("up", "--yes", "--skip-preview");
+    const before = await handlers();
+    await writeFile(join(folder, "Pulumi.yaml"), program(1));
+    const renamed = await mustPulumi("up", "--yes", "--skip-preview", "--diff", "--refresh");
+    expect(renamed.stdout).toContain("~ name (hidden)");
+    const after = await handlers();
+    expect(after.get("Renamed"), "the alias keeps the handler").toBe(before.get("Renamed"));
+    expect(after.has("Kept"), "retainOnDelete keeps the handler").toBe(true);
+    const exported = await mustPulumi("stack", "export");
+    const { deployment } = JSON.parse(exported.stdout) as { deployment: { resources: StateResource[] } };
+    const mailbox = deployment.resources.find((r) => r.urn.endsWith("::mailbox"));
+    expect(mailbox?.outputs?.email).toHaveProperty("ciphertext");
+
+    // Only what --target names changes: `owner` and `owned` go, `owned` keeping its handler (it goes
+    // with `owner`); the mailbox's new address waits.
+    await writeFile(join(folder, "Pulumi.yaml"), program(2));
+    const urn = (name: string): string =>
+      `urn:pulumi:test::partial-failure::notification-handlers:index:NotificationHandler::${name}`;
+    await mustPulumi("up", "--yes", "--skip-preview", "--target", urn("owner"), "--target", urn("owned"));
+    const targeted = await server.handlers(key);
+    expect(targeted.map((h) => h.name).sort()).toEqual([
+      "Guarded",
+      "Kept",
+      "Mailbox (renamed)",
+      "Owned",
+      "Renamed",
+    ]);
+    expect(targeted.find((h) => h.type === "email")?.settings).toEqual({ email: "box@example.com" });
+
+    // A destroy stops at the protected handler, which stays.
+    const destroyed = await pulumi("destroy", "--yes", "--skip-preview");
+    expect(destroyed.code).not.toBe(0);
+    expect(`${destroyed.stdout}${destroyed.stderr}`).toMatch(/protect/);
+    expect((await handlers()).has("Guarded")).toBe(true);
   });
 });
