@@ -9,13 +9,14 @@
  * keeps a name changed in the web UI through a refresh and a replacement (`replaceOnChanges`), whose
  * drift note still reads the UI's change as the UI's. And the engine's own options, which Pulumi YAML
  * has (`aliases`, `protect`, `retainOnDelete`, `deletedWith`, `dependsOn`, `additionalSecretOutputs`,
- * `hideDiffs`), `up --refresh` and `--target`, on a stack of their own.
+ * `hideDiffs`), `up --refresh`, `--target` and `pulumi state move`, on a stack of their own.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
+import { HANDLER_RESOURCE_TOKEN } from "../../provider/tokens";
 import { pluginProjectForTest, providerConfig, serverForTest } from "../support/engine/stacks";
 import { storyStep } from "../support/story-step";
 
@@ -155,7 +156,7 @@ describe("Pulumi's options through the plugin under the engine", () => {
     await mustPulumi("preview", "--expect-no-changes");
   });
 
-  it("keeps the engine's own options' meaning: aliases, protect, retainOnDelete, deletedWith, dependsOn, additionalSecretOutputs, hideDiffs, up --refresh, --target", async () => {
+  it("keeps the engine's own options' meaning: aliases, protect, retainOnDelete, deletedWith, dependsOn, additionalSecretOutputs, hideDiffs, up --refresh, --target, state move", async () => {
     const server = await serverForTest({});
     const key = await server.newKey();
     const inbox = (name: string, options = ""): string =>
@@ -222,6 +223,18 @@ ${options}`;
       "Renamed",
     ]);
     expect(targeted.find((h) => h.type === "email")?.settings).toEqual({ email: "box@example.com" });
+
+    // `pulumi state move` takes the mailbox, with its provider, to another stack, its handler as it was.
+    await mustPulumi("stack", "init", "moved");
+    await mustPulumi("state", "move", "--source", "test", "--dest", "moved", urn("mailbox"), "--yes");
+    await mustPulumi("stack", "select", "test");
+    const moved = JSON.parse((await mustPulumi("stack", "export", "--stack", "moved")).stdout) as {
+      deployment: { resources: StateResource[] };
+    };
+    const mailboxId = String((await handlers()).get("Mailbox (renamed)"));
+    expect(
+      moved.deployment.resources.filter((r) => r.type === HANDLER_RESOURCE_TOKEN).map((r) => r.id),
+    ).toEqual([mailboxId]);
 
     // A destroy stops at the protected handler, which stays.
     const destroyed = await pulumi("destroy", "--yes", "--skip-preview");
