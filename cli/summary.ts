@@ -142,7 +142,15 @@ function noteOf(step: PreviewStep, notes: readonly DriftNote[]): DriftNote | und
   const names = [step.oldState?.outputs?.name, step.newState?.inputs?.name];
   const id = typeof adopt === "number" ? adopt : handlerIdOf(step);
   const candidates = notes.filter((n) => n.urn === undefined && (n.id === id || adopt === true));
-  return candidates.find((n) => names.includes(n.name)) ?? (adopt === true ? undefined : candidates[0]);
+  return candidates.find((n) => namedBy(n, names)) ?? (adopt === true ? undefined : candidates[0]);
+}
+
+/** Whether a note is of the handler `names` name: by its live name, or the code's when it was renamed. */
+function namedBy(note: DriftNote, names: readonly unknown[]): boolean {
+  const renamed = note.kind === "differs" ? note.fields.find((d) => d.property === "name") : undefined;
+  return [note.name, ...(renamed === undefined ? [] : [JSON.parse(renamed.desired) as unknown])].some(
+    (name) => names.includes(name),
+  );
 }
 
 function handlerIdOf(step: PreviewStep): number {

@@ -54,6 +54,27 @@ describe("renderSummary", () => {
     ]);
   });
 
+  it("tells apart two sites' notes on the same id by the code's name when the live one was renamed", () => {
+    const step = (name: string, site: string) => ({
+      op: "update",
+      urn: `urn:pulumi:dev::p::pulumi-nodejs:dynamic/notification-handlers:NotificationHandler::${site}`,
+      oldState: { id: "1", outputs: { handlerId: 1, name } },
+      newState: { inputs: { name, type: "email" } },
+    });
+    const preview: PreviewJson = {
+      steps: [step("Pager", "production"), step("On-call", "staging")],
+      diagnostics: [
+        { message: 'handler 1 ("Pager") differs from the program:\n' },
+        { message: "  isEnabled: live false, desired true (changed outside the code)\n" },
+        { message: 'handler 1 ("Renamed on staging") differs from the program:\n' },
+        { message: '  name: live "Renamed on staging", desired "On-call" (changed outside the code)\n' },
+      ],
+    };
+    const text = renderSummary(preview);
+    expect(text).toContain('| update | `staging` | 1 "Renamed on staging" (in the code: "On-call") | `name`');
+    expect(text).toContain('| update | `production` | 1 "Pager" | `isEnabled`');
+  });
+
   it("says so when nothing changes", () => {
     const same = { steps: DRIFT.steps!.map((s) => ({ ...s, op: "same" })), diagnostics: [] };
     expect(renderSummary(same)).toBe(
