@@ -107,7 +107,7 @@ describe.each([REFERENCE])("against $name", (target) => {
   });
 
   describe("Pulumi's own options", () => {
-    it("keep their meaning with the dynamic provider: aliases, protect, retainOnDelete by a transform, deletedWith, replaceWith, replacementTrigger, additionalSecretOutputs, hideDiffs, dependsOn, --target, up --refresh", async () => {
+    it("keep their meaning with the dynamic provider: aliases, protect, retainOnDelete by a transform, deletedWith, replaceWith, replacementTrigger, additionalSecretOutputs, hideDiffs, dependsOn, --target, up --refresh, state move", async () => {
       const key = await ctx.server.newKey();
       const { NotificationHandler } = pkg();
       const inbox = (name: string): { type: "internal_notification"; name: string } => ({
@@ -180,6 +180,20 @@ describe.each([REFERENCE])("against $name", (target) => {
       expect(await names()).not.toContain("Owner");
       const mailbox = (await ctx.server.handlers(key)).find((h) => h.type === "email");
       expect(mailbox?.settings).toEqual({ email: "box@example.com" });
+
+      // `pulumi state move` takes the mailbox, with its provider, to another stack, its handler as it was.
+      await s.cli("stack", "init", "moved");
+      await s.cli("state", "move", "--source", "test", "--dest", "moved", stackUrn("mailbox"), "--yes");
+      const moved = JSON.parse((await s.cli("stack", "export", "--stack", "moved")).stdout) as {
+        deployment: { resources: { type: string; id?: string }[] };
+      };
+      const mailboxId = (await ctx.server.handlers(key)).find((h) => h.type === "email")?.id;
+      expect(
+        moved.deployment.resources
+          .filter((r) => r.type === "pulumi-nodejs:dynamic/notification-handlers:NotificationHandler")
+          .map((r) => r.id),
+      ).toEqual([String(mailboxId)]);
+      await s.stack.workspace.selectStack("test");
 
       // A destroy stops at the protected handler, which stays.
       const destroyed = await s.destroy().catch((error: unknown) => String(error));
