@@ -49,11 +49,10 @@ export class SiteContext {
   /** Creates in flight, for recoveries to wait on. */
   readonly creates = new CreatesInFlight();
   /**
-   * The resources this process diffed (by URN, or by name and inputs: `replacementKey` in
-   * `./operations`), each with what its diff saw. The engine checks and creates a replacement like a
-   * new resource, and may replace for reasons of its own; adoption is for the first create only, so
-   * such a create makes a new handler whatever `adopt` says, keeping the replaced one's live values of
-   * what `ignoreChanges` names.
+   * The resources this process diffed (keyed as `./replacements` says), each with what its diff saw.
+   * The engine checks and creates a replacement like a new resource, and may replace for reasons of
+   * its own; adoption is for the first create only, so such a create makes a new handler whatever
+   * `adopt` says, keeping the replaced one's live values of what `ignoreChanges` names.
    */
   readonly replacements = new Map<string, Replaced>();
   /** How messages name the site (never with the key). */

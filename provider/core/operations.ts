@@ -39,9 +39,9 @@ import {
 import type { Note } from "./diagnostics";
 import { formatDriftNote } from "./drift-note";
 import { partialFailure, recordOnFailure } from "./partial-failure";
-import { inputsKey } from "./replacements";
+import { replacementKey } from "./replacements";
 import { SECRET_FIELD_PROPERTIES } from "./secret-properties";
-import { type ResourceOptions, namesProperty } from "./resource-options";
+import { type ResourceOptions, ignoredBy, namesProperty } from "./resource-options";
 import { createHandler, deleteHandler, updateHandler } from "./writes";
 
 /** Inputs that decide what is sent to the API. */
@@ -143,23 +143,6 @@ async function noteTakeover(
   const fields = differences(desired, live).map((d) => ({ ...d, origin: "outside" as const }));
   if (fields.length > 0)
     note(formatDriftNote({ kind: "differs", id: live.handlerId, name: live.name, fields }));
-}
-
-/** Whether the program leaves a property to others, by `options.ignoreChanges`. */
-const ignoredBy =
-  (options: ResourceOptions) =>
-  (property: string): boolean =>
-    namesProperty(options.ignoreChanges, property);
-
-/**
- * How a create finds what the diff of the same resource saw: by its URN where the call has one (the
- * plugin), else by its name (when the dynamic provider's resource passed options) and its inputs less
- * what the program leaves to others.
- */
-function replacementKey(inputs: HandlerInputs, options: ResourceOptions): string {
-  if (options.urn !== undefined) return options.urn;
-  const key = inputsKey(inputs, ignoredBy(options));
-  return options.resource === undefined ? key : `${options.resource}\n${key}`;
 }
 
 /**

@@ -30,3 +30,8 @@ function topLevel(path: string): string {
   const quoted = /^\["([^"]+)"\]/.exec(path);
   return quoted !== null ? quoted[1]! : path.split(/[.[]/)[0]!;
 }
+
+/** Whether the program leaves a property to others, by `options.ignoreChanges`. */
+export function ignoredBy(options: ResourceOptions): (property: string) => boolean {
+  return (property) => namesProperty(options.ignoreChanges, property);
+}

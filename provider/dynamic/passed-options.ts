@@ -17,7 +17,7 @@ type TimedOperation = "create" | "update" | "delete";
 
 /** What the resource passes: the options as declared, each timeout in seconds, and its name. */
 export interface PassedOptions {
-  /** The resource's name: a create finds its diff by it (`replacementKey` in core/operations.ts). */
+  /** The resource's name: a create finds its diff by it (core/replacements.ts). */
   resource?: string;
   ignoreChanges?: string[];
   replaceOnChanges?: string[];
