@@ -9,7 +9,7 @@ import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { type FaultProxy, type FaultProxyOptions, startFaultProxy } from "../support/servers/fault-proxy";
 
@@ -87,7 +87,8 @@ describe("the fault proxy", () => {
     if (sees === "429") expect(answer).toMatchObject({ status: 429 });
     if (sees === "error") expect(answer).toBeInstanceOf(Error);
     if (sees === "timeout") expect((answer as Error).name).toBe("TimeoutError");
-    expect(faults).toEqual([`fault ${kind} POST /api/notification-handlers`]);
+    // The proxy reports the fault on its stdout, a channel apart from the answer: it may come after.
+    await vi.waitFor(() => expect(faults).toEqual([`fault ${kind} POST /api/notification-handlers`]));
   });
 
   it("holds the answers of a method, handled at the server, until they are released", async () => {
