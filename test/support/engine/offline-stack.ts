@@ -10,8 +10,6 @@ import { delimiter, dirname, join } from "node:path";
 
 import * as automation from "@pulumi/pulumi/automation";
 
-import { type CommandResult, mustRun } from "../../../scripts/user-project";
-
 /** What {@link createOfflineStack} needs. */
 interface OfflineStackOptions {
   /** The engine's bin folder (see `scripts/engine.ts`). */
@@ -35,8 +33,6 @@ interface OfflineStack {
   stack: automation.Stack;
   /** The stack's state file as the backend stores it (secrets encrypted). */
   stateFile(): Promise<string>;
-  /** Runs the Pulumi CLI in the stack's project, with its backend and home: what the Automation API lacks. */
-  cli(...args: string[]): Promise<CommandResult>;
   /** Removes the work folder, the backend and the Pulumi home. */
   dispose(): Promise<void>;
 }
@@ -92,11 +88,6 @@ export async function createOfflineStack(options: OfflineStackOptions): Promise<
   if (Object.keys(config).length > 0) await stack.setAllConfig(config); // one CLI call
   return {
     stack,
-    cli: (...args) =>
-      mustRun(join(options.binDir, "pulumi"), args, {
-        cwd: workDir,
-        env: { ...process.env, ...env, PULUMI_HOME: home },
-      }),
     stateFile: () =>
       readFile(join(backend, ".pulumi", "stacks", options.projectName, `${stackName}.json`), "utf8"),
     async dispose() {

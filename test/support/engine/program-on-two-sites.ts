@@ -38,6 +38,8 @@ export interface ProgramExample {
    * `work` before it runs.
    */
   registries: (work: string) => Promise<Registries>;
+  /** Steps of the example's own, run on the stack after its drift is repaired. */
+  ownSteps?: (s: UserSession, sites: TwoSites) => Promise<void>;
 }
 
 /** The two servers the READMEs start: the default site and the one the explicit provider targets. */
@@ -187,7 +189,12 @@ export async function destroyLeavingInbox(s: UserSession, sites: TwoSites, title
 }
 
 /** The suite of one example (see the file comment). */
-export function describeProgramOnTwoSites({ example, installed, registries }: ProgramExample): void {
+export function describeProgramOnTwoSites({
+  example,
+  installed,
+  registries,
+  ownSteps,
+}: ProgramExample): void {
   describe(`examples/${example}, run as its README says with the Pulumi CLI`, () => {
     // One story: each step acts on the stack the steps before it left.
     it("brings the program up on two sites, repairs drift, keeps secrets out, and destroys it", async () => {
@@ -238,6 +245,7 @@ export function describeProgramOnTwoSites({ example, installed, registries }: Pr
       );
 
       await repairDrift(s, steps[3]!, sites, ids.oncallId);
+      await ownSteps?.(s, sites);
       await importReachingCodegen(s, sites);
       const child = "notification-handlers:index:HandlerSet$notification-handlers:index:NotificationHandler";
       const children = ["team-email", "team-discord"].map((key) => `${child}::${key}`);

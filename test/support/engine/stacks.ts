@@ -126,8 +126,6 @@ export interface TestStack {
   destroy(): Promise<automation.DestroyResult>;
   /** The stack's state file as the backend stores it (secrets encrypted). */
   exportState(): Promise<string>;
-  /** The Pulumi CLI in the stack's project (`pulumi state move`, which the Automation API has not). */
-  cli(...args: string[]): Promise<CommandResult>;
   dispose(): Promise<void>;
 }
 
@@ -174,7 +172,6 @@ export async function createStack(options: CreateStackOptions): Promise<TestStac
     refresh: () => stack.refresh(capture()),
     destroy: () => stack.destroy(capture()),
     exportState: () => offline.stateFile(),
-    cli: (...args) => offline.cli(...args),
     dispose: () => offline.dispose(),
   };
 }
