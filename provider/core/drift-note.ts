@@ -6,7 +6,7 @@
  * A note is plain text, because the engine passes a dynamic provider's notes on as diagnostics of no
  * resource, one line each (the plugin sends each whole, with its resource's URN):
  *
- *     handler 12 ("Renamed in the web UI") differs from the program:
+ *     handler 12 ("Renamed in the web UI", in the code "On-call") differs from the program:
  *       name: live "Renamed in the web UI", desired "On-call" (changed outside the code)
  *       slack: live [secret], desired [secret] (changed outside the code)
  *     handler 13 ("Pager") no longer exists in the API; it will be created again
@@ -74,15 +74,19 @@ export function describeDifferences(found: readonly Difference[]): string {
     .join("\n");
 }
 
-/** The text of a note. */
+/** The text of a note: the handler named as it is live, and as the code has it when that differs. */
 export function formatDriftNote(note: DriftNote): string {
-  const handler = `handler ${note.id} (${JSON.stringify(note.name)})`;
-  if (note.kind === "gone") return `${handler} ${GONE}; it will be created again`;
-  return `${handler} ${DIFFERS}\n${describeDifferences(note.fields)}`;
+  const named = JSON.stringify(note.name);
+  if (note.kind === "gone") return `handler ${note.id} (${named}) ${GONE}; it will be created again`;
+  const renamed = note.fields.find((d) => d.property === "name");
+  const inCode = renamed === undefined ? "" : `, in the code ${renamed.desired}`;
+  return `handler ${note.id} (${named}${inCode}) ${DIFFERS}\n${describeDifferences(note.fields)}`;
 }
 
 const QUOTED = String.raw`"(?:[^"\\]|\\.)*"`;
-const HEADER = new RegExp(String.raw`handler (\d+) \((${QUOTED})\) (${DIFFERS}|${GONE})`);
+const HEADER = new RegExp(
+  String.raw`handler (\d+) \((${QUOTED})(?:, in the code ${QUOTED})?\) (${DIFFERS}|${GONE})`,
+);
 const VALUE = String.raw`(${QUOTED}|\[secret\]|\(missing\)|true|false|null)`;
 const ORIGIN = `(?: \\((${Object.values(ORIGINS).join("|")})\\))?`;
 const FIELD = new RegExp(String.raw`^\s+([A-Za-z]+): live ${VALUE}, desired ${VALUE}${ORIGIN}\s*$`);

@@ -58,7 +58,7 @@ describe("examples/multi-account, run as its README says with the Pulumi CLI", (
     const [repair] = await session.step(steps[3]!);
     const printed = repair!.stdout;
     expect(printed).toContain(
-      `handler ${ids.stagingOncallId} ("Renamed on staging") differs from the program`,
+      `handler ${ids.stagingOncallId} ("Renamed on staging", in the code "On-call email") differs from the program`,
     );
     expect(printed).toContain(`handler ${ids.productionPagerId} ("Pager SMS") no longer exists in the API`);
     expect((await staging.notificationHandlers.retrieve(ids.stagingOncallId)).name).toBe("On-call email");

@@ -78,7 +78,9 @@ describe("examples/quickstart, run as its README says with the Pulumi CLI", () =
       const [repair] = await s.step(steps[3]!);
       const printed = repair!.stdout;
       // The preview: the edit and the delete, without --refresh.
-      expect(printed).toContain(`handler ${ids.oncallId} ("Renamed in the web UI") differs from the program`);
+      expect(printed).toContain(
+        `handler ${ids.oncallId} ("Renamed in the web UI", in the code "On-call email") differs from the program`,
+      );
       expect(printed).toContain(`handler ${ids.pagerId} ("Pager SMS") no longer exists in the API`);
 
       const handlers = await listAll(api);

@@ -103,7 +103,9 @@ describe("Pulumi's resource options through the dynamic provider, with the Pulum
         expect(late.code).not.toBe(0);
         const printed = `${late.stdout}\n${late.stderr}`;
         expect(printed).toContain("the create of late did not finish within its custom timeout of 0.3 s");
-        expect(printed).toContain(`handler ${byHand} ("Ops (UI)") differs from the program:`);
+        expect(printed).toContain(
+          `handler ${byHand} ("Ops (UI)", in the code "Ops") differs from the program:`,
+        );
         expect(printed).toContain('name: live "Ops (UI)", desired "Ops" (changed outside the code)');
 
         // The engine updates a resource whose create failed after it made the handler: nothing to write.

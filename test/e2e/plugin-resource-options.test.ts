@@ -128,7 +128,7 @@ describe("Pulumi's options through the plugin under the engine", () => {
       expect(late.code).not.toBe(0);
       const printed = `${late.stdout}${late.stderr}`;
       expect(printed).toContain("the create of late did not finish within its custom timeout of 0.3 s");
-      expect(printed).toContain(`handler ${byHand} ("Ops (UI)") differs from the program`);
+      expect(printed).toContain(`handler ${byHand} ("Ops (UI)", in the code "Ops") differs from the program`);
       expect(printed).toContain('name: live "Ops (UI)", desired "Ops" (changed outside the code)');
       const handlers = await server.handlers(key);
       expect(handlers.map((h) => h.name).sort()).toEqual(["Inbox", "Late", "Ops", "a"]);

@@ -461,7 +461,9 @@ describe("the plugin over gRPC", () => {
   it("never wrote the API key or the webhook URL to its stderr", () => {
     // Its notes went there: the drift the second run found.
     const stderr = plugins.map((p) => p.stderr).join("");
-    expect(stderr).toContain(`handler ${id} ("Renamed in the web UI") differs from the program:`);
+    expect(stderr).toContain(
+      `handler ${id} ("Renamed in the web UI", in the code "Ops alerts") differs from the program:`,
+    );
     expect(stderr).not.toContain(apiKey);
     expect(stderr).not.toContain(SLACK_URL);
   });

@@ -41,6 +41,13 @@ describe("drift notes", () => {
     expect(read).toEqual(NOTES.map((n) => ({ ...n, urn })));
   });
 
+  it("name the handler as it is live, and as the code has it when that differs", () => {
+    expect(formatDriftNote(NOTES[0]!).split("\n")[0]).toMatch(
+      /^handler 12 \("On-call .*\\nsecond line", in the code "On-call"\) differs from the program:$/,
+    );
+    expect(formatDriftNote(NOTES[2]!).split("\n")[0]).toBe('handler 14 ("") differs from the program:');
+  });
+
   it("word who made each field differ", () => {
     const text = formatDriftNote(NOTES[0]!);
     expect(text).toContain(

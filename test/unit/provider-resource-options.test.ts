@@ -158,7 +158,7 @@ describe("who changed a field, after a refresh", () => {
     expect(refreshed.props?.name).toBe("Renamed in UI");
     await operations.diff(ctx.ctx, id, refreshed.props!, email({ email: "rota@example.com" }));
     const note = ctx.notes.join("\n");
-    expect(note).toContain('handler 1 ("Renamed in UI") differs from the program:');
+    expect(note).toContain('handler 1 ("Renamed in UI", in the code "On-call") differs from the program:');
     expect(note).toContain('name: live "Renamed in UI", desired "On-call" (changed outside the code)');
     expect(note).toContain(
       'email: live "oncall@example.com", desired "rota@example.com" (changed in the code)',
@@ -198,7 +198,7 @@ describe("a takeover", () => {
     const inputs = { type: "slack", name: "Ops", slack: SLACK, adopt: live.id };
     expect((await operations.check(ctx, inputs)).failures).toEqual([]);
     expect(notes).toEqual([
-      `handler ${live.id} ("Ops (UI)") differs from the program:\n` +
+      `handler ${live.id} ("Ops (UI)", in the code "Ops") differs from the program:\n` +
         '  name: live "Ops (UI)", desired "Ops" (changed outside the code)\n' +
         "  slack: live [secret], desired [secret] (changed outside the code)",
     ]);
