@@ -21,16 +21,26 @@ function importsOf(files, patterns, ignores = []) {
 
 /*
  * provider/'s parts, as a module in one of its folders names them (provider/README.md): the
- * dynamic provider (dynamic/ with the state source it records, the HandlerSet component, and
- * runtime.ts), the plugin, and Pulumi's SDK, which the core and what both providers share do without.
+ * dynamic provider (dynamic/: its resource, lookups and HandlerSet, its runtime and the source states
+ * record), the plugin, and Pulumi's SDK, which the core and the handler sets' format do without. Above
+ * the folders sit the package's export, which imports them, and two leaves every folder may import.
  */
 const DYNAMIC_PROVIDER = {
-  regex: "^(\\.\\.?/)+(dynamic/.*|(handler-sets/)?component|index|runtime)$",
+  regex: "^(\\.\\.?/)+dynamic(/|$)",
   message: "The dynamic provider is for TypeScript programs: neither the core nor the plugin imports it.",
 };
 const PLUGIN = {
   regex: "^(\\.\\.?/)+plugin(/|$)",
   message: "The plugin is for the other languages: neither the core nor the dynamic provider imports it.",
+};
+const ABOVE_THE_FOLDERS = {
+  regex: "^(\\.\\./)+(?!(tokens|version)$)[^./][^/]*$",
+  message:
+    "Of the modules above provider/'s folders, a folder imports the names (tokens.ts) and the version alone: the others import the folders.",
+};
+const LEAF = {
+  regex: "^\\.\\.?/(?!tokens$)",
+  message: "The names and the version are leaves: of the repository they import the names alone.",
 };
 const PULUMI_SDK = {
   regex: "^@pulumi/pulumi(/|$)",
@@ -102,14 +112,15 @@ export default tseslint.config(
     },
   },
   // provider/: one core, two providers over it. The core, and the handler sets' format and entries that
-  // both providers share, import neither provider; neither provider imports the other.
-  importsOf(["provider/core/**/*.ts"], [DYNAMIC_PROVIDER, PLUGIN, PULUMI_SDK]),
+  // both providers share, import neither provider; neither provider imports the other; no folder
+  // imports what sits above it but the names and the version.
   importsOf(
-    ["provider/handler-sets/**/*.ts"],
-    [DYNAMIC_PROVIDER, PLUGIN, PULUMI_SDK],
-    ["provider/handler-sets/component.ts"],
+    ["provider/core/**/*.ts", "provider/handler-sets/**/*.ts"],
+    [DYNAMIC_PROVIDER, PLUGIN, PULUMI_SDK, ABOVE_THE_FOLDERS],
   ),
-  importsOf(["provider/dynamic/**/*.ts", "provider/handler-sets/component.ts", "provider/*.ts"], [PLUGIN]),
-  importsOf(["provider/plugin/**/*.ts"], [DYNAMIC_PROVIDER]),
+  importsOf(["provider/dynamic/**/*.ts"], [PLUGIN, ABOVE_THE_FOLDERS]),
+  importsOf(["provider/plugin/**/*.ts"], [DYNAMIC_PROVIDER, ABOVE_THE_FOLDERS]),
+  importsOf(["provider/*.ts"], [PLUGIN], ["provider/tokens.ts", "provider/version.ts"]),
+  importsOf(["provider/tokens.ts", "provider/version.ts"], [LEAF]),
   ...serverStandsAlone,
 );

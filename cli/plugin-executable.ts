@@ -5,7 +5,7 @@
  */
 import { runAsPlugin } from "../provider/plugin/lifecycle";
 import { startPluginServer } from "../provider/plugin/server";
-import { packageVersion } from "../provider/plugin/version";
+import { packageVersion } from "../provider/version";
 import { processIo } from "./io";
 import { isCommandLine, runCommandLine } from "./plugin-command-line";
 
