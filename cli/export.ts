@@ -17,7 +17,7 @@ import {
   NotificationHandlersError,
   ServiceNotFoundError,
 } from "../sdk/client/errors";
-import { CONFIG_KEYS } from "../provider/core/config";
+import { CONFIG_KEYS } from "../provider/for-cli";
 import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/client/settings";
 import { type CliIo, CommandError, UsageError, parseCommandLine } from "./io";
 import { OutputFolder } from "./export-folder";

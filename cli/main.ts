@@ -4,7 +4,7 @@
  * `recover` records what a cut-off deploy's pending creates made, `summary` turns `pulumi preview --json` into Markdown for a pull request or a drift check,
  * `validate` checks handler-set files.
  */
-import { packageVersion } from "../provider/plugin/version";
+import { packageVersion } from "../provider/for-cli";
 import { EXPORT_USAGE, exportCommand } from "./export";
 import { type CliIo, UsageError, processIo, reportFailure } from "./io";
 import { recoverCommand, recoverUsage } from "./recover";

@@ -6,8 +6,7 @@
  * The engine starts a plugin with optional flags (`--logtostderr`, `-v=9`, `--tracing URL`) and its
  * own address `host:port` last, so a first argument that is neither a flag nor an address is a command.
  */
-import { isEngineAddress } from "../provider/plugin/lifecycle";
-import { PLUGIN_EXECUTABLE } from "../provider/tokens";
+import { isEngineAddress, PLUGIN_EXECUTABLE } from "../provider/for-cli";
 import { type CliIo, UsageError, reportFailure } from "./io";
 
 // The commands are loaded only when run: the engine's starts of the plugin never need them.

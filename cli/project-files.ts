@@ -7,8 +7,7 @@
 import { Document, isMap, isScalar, visit } from "yaml";
 
 import type { ExportPlan, ExportedHandler } from "./export-plan";
-import { CONFIG_KEYS } from "../provider/core/config";
-import { NPM_PACKAGE } from "../provider/tokens";
+import { CONFIG_KEYS, NPM_PACKAGE } from "../provider/for-cli";
 import { markdownText as cell } from "./markdown";
 import { type StrategyChoice, strategyCommand, strategyReason } from "./update-strategy";
 

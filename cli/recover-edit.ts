@@ -2,9 +2,7 @@
  * The state `recover` writes back: each pending create that made a handler becomes the resource a
  * finished create would have recorded, and the pending operations it resolved are gone. No I/O.
  */
-import { PROVIDER_KEY } from "../provider/dynamic/provider-source";
-import { outputsFrom, toLive } from "../provider/core/inputs";
-import { SECRET_OUTPUTS } from "../provider/core/secret-properties";
+import { outputsFrom, PROVIDER_KEY, SECRET_OUTPUTS, toLive } from "../provider/for-cli";
 import type { Decision } from "./recover-plan";
 import { type ExportedState, type StateResource, plainInputs, secretValue } from "./state-json";
 

@@ -14,7 +14,7 @@
  *   and the next run's diff or delete repeats it (a delete of a missing handler succeeds).
  * - A pending operation of any other resource is refused: this command does not know its provider.
  */
-import { desiredFrom, differences, toLive } from "../provider/core/inputs";
+import { desiredFrom, differences, toLive } from "../provider/for-cli";
 import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/resources/handler-parsing";
 import {
   type Deployment,

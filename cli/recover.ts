@@ -9,8 +9,13 @@ import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 
-import { clientOptions, readSettings, requireConnection } from "../provider/core/config";
-import { connectionId, explicitConnection } from "../provider/core/connection";
+import {
+  clientOptions,
+  connectionId,
+  explicitConnection,
+  readSettings,
+  requireConnection,
+} from "../provider/for-cli";
 import { NotificationHandlersClient } from "../sdk/client/client";
 import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/resources/handler-parsing";
 import { readWholeAccount } from "../sdk/client/whole-account";

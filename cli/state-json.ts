@@ -3,7 +3,7 @@
  * edits it: the resources, the pending operations, secret values (decrypted, and marked again for
  * `pulumi stack import`, which encrypts them), and the connection each handler resource used. No I/O.
  */
-import { HANDLER_RESOURCE_TYPES, PACKAGE_NAME } from "../provider/tokens";
+import { HANDLER_RESOURCE_TYPES, PACKAGE_NAME } from "../provider/for-cli";
 import { CommandError } from "./io";
 
 /** The key the state marks a secret value with, and the value it holds (Pulumi's state format). */

@@ -15,11 +15,11 @@ import { resolve } from "node:path";
 import {
   type Diagnostic,
   type DriftNote,
+  HANDLER_RESOURCE_TYPES,
   ORIGINS,
-  SHOWN_SECRET,
   parseDriftNotes,
-} from "../provider/core/drift-note";
-import { HANDLER_RESOURCE_TYPES } from "../provider/tokens";
+  SHOWN_SECRET,
+} from "../provider/for-cli";
 import { ALL_FIELDS } from "../sdk/client/catalog";
 import { type CliIo, CommandError, UsageError, parseCommandLine, readAll } from "./io";
 import { markdownText } from "./markdown";

@@ -8,7 +8,7 @@
  * overrides the detection. No I/O.
  */
 import type { ListDialect } from "../sdk/client/whole-account";
-import { CONFIG_KEYS } from "../provider/core/config";
+import { CONFIG_KEYS } from "../provider/for-cli";
 import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/client/settings";
 
 /** The strategy the export sets, what decided it, and what the site's lists looked like. */

@@ -3,8 +3,7 @@
  * `HandlerSet` component applies, and prints every problem as `FILE:LINE:COLUMN: key.field: rule`.
  */
 
-import { formatProblem, readSetFiles } from "../provider/handler-sets/format";
-import { readSetSources } from "../provider/handler-sets/sources";
+import { formatProblem, readSetFiles, readSetSources } from "../provider/for-cli";
 import { type CliIo, UsageError, parseCommandLine } from "./io";
 
 export const VALIDATE_USAGE = `Usage:

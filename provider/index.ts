@@ -1,7 +1,8 @@
 /**
  * The Pulumi side of the package, as a release promises it (`pulumi-notification-handlers/provider`,
  * and the package root): the resource, handler sets, the lookups and their argument and result types.
- * What runs inside Pulumi's provider process is `./runtime`, an export path of its own.
+ * What runs inside Pulumi's provider process is `./dynamic/runtime`, an export path of its own
+ * (`./provider/runtime`).
  * api/provider.api.md records this list.
  */
 export {
@@ -13,7 +14,7 @@ export {
   type NotificationHandlerFields,
   type NotificationHandlerOptions,
 } from "./dynamic/resource";
-export { HandlerSet, type HandlerSetArgs, HandlerSetError } from "./handler-sets/component";
+export { HandlerSet, type HandlerSetArgs, HandlerSetError } from "./dynamic/handler-set";
 export type { SetProblem } from "./handler-sets/format";
 export type { UpdateStrategy } from "../sdk/client/settings";
 export {

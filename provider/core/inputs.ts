@@ -111,7 +111,7 @@ export function checkInputs(inputs: HandlerInputs): CheckFailure[] {
   };
 
   for (const property of Object.keys(inputs)) {
-    if (property.startsWith("__")) continue; // __provider and the engine's own keys
+    if (property.startsWith("__")) continue; // a provider's hidden inputs and the engine's own keys
     if (!KNOWN_PROPERTIES.has(property)) fail(property, `is not a property of NotificationHandler`);
   }
 

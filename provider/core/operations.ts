@@ -291,7 +291,7 @@ export function create(
       return { id: String(live.handlerId), outs: appliedOutputs(inputs, live, desired) };
     },
     (result, message) =>
-      partialFailure(`${message}; handler ${result.id} is recorded`, Number(result.id), result.outs, inputs),
+      partialFailure(`${message}; handler ${result.id} is recorded`, Number(result.id), result.outs),
   );
 }
 
@@ -323,8 +323,7 @@ export function update(
         differences(desired, before).length === 0 ? before : await updateHandler(site, before, desired, news);
       return { outs: appliedOutputs(news, live, desired) };
     },
-    (result, message) =>
-      partialFailure(`${message}; handler ${n} is recorded as it now is`, n, result.outs, news),
+    (result, message) => partialFailure(`${message}; handler ${n} is recorded as it now is`, n, result.outs),
   );
 }
 

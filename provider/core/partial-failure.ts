@@ -6,7 +6,8 @@
  * `update` handlers). When the thrown error has an `id`, it packs `id`, `properties` and `reasons`
  * into a `pulumirpc.ErrorResourceInitFailed` detail of the gRPC status; the engine then records the
  * resource with that id and those properties, and fails the step with the message. Without an `id`
- * the step fails and the engine records nothing, which would orphan a handler that was made.
+ * the step fails and the engine records nothing, which would orphan a handler that was made. What a
+ * provider records beside a handler's outputs (the dynamic provider its source) it adds on the way out.
  */
 import type { HandlerInputs, LiveHandler } from "./inputs";
 import { outputsFrom } from "./inputs";
@@ -20,16 +21,18 @@ interface PartialFailure extends Error {
 
 /**
  * The one constructor of a partial failure: the step fails with `message`, and the engine records
- * handler `id` with `outputs` (the provider object of `inputs` is kept so later steps can run).
+ * handler `id` with `outputs`.
  */
 export function partialFailure(
   message: string,
   id: number,
   outputs: Record<string, unknown>,
-  inputs: HandlerInputs,
 ): PartialFailure {
-  const properties = { ...outputs, __provider: inputs.__provider };
-  return Object.assign(new Error(message), { id: String(id), properties, reasons: [message] });
+  return Object.assign(new Error(message), {
+    id: String(id),
+    properties: { ...outputs },
+    reasons: [message],
+  });
 }
 
 /** Whether an error is already a partial failure (it is passed on as it is). */
@@ -51,6 +54,6 @@ export async function recordOnFailure<T>(
   } catch (error) {
     if (isPartialFailure(error)) throw error;
     const message = `handler ${live.handlerId} exists, but ${error instanceof Error ? error.message : String(error)}`;
-    throw partialFailure(message, live.handlerId, outputsFrom(inputs, live), inputs);
+    throw partialFailure(message, live.handlerId, outputsFrom(inputs, live));
   }
 }

@@ -139,12 +139,7 @@ function updateFailure(
     "`pulumi config set notification-handlers:updateStrategy replace`; changes then create a new handler " +
     "and delete the old one. The state now records the handler as the server has it.";
   // The state must never disagree with the API: record the handler as it now is.
-  return partialFailure(
-    message,
-    before.handlerId,
-    { ...refreshedOutputs(inputs, live), type: live.type },
-    inputs,
-  );
+  return partialFailure(message, before.handlerId, { ...refreshedOutputs(inputs, live), type: live.type });
 }
 
 function sameState(a: LiveHandler, b: LiveHandler): boolean {

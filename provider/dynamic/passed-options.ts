@@ -6,7 +6,6 @@
  * after the constructor ran do not reach it (docs/provider.md says so).
  */
 import type { ResourceOptions } from "../core/resource-options";
-import { isPartialFailure } from "../core/partial-failure";
 import { durationSeconds } from "./duration";
 
 /** The hidden input; `__` keeps it out of the engine's display and the provider's checks. */
@@ -63,17 +62,4 @@ export function optionsIn(properties: Record<string, unknown>, operation?: Timed
  */
 export function keepingOptions<T extends object>(outputs: T, from: Record<string, unknown>): T {
   return from[OPTIONS_KEY] === undefined ? outputs : { ...outputs, [OPTIONS_KEY]: from[OPTIONS_KEY] };
-}
-
-/** Runs a create or update whose partial failure, if any, records the passed options with the handler. */
-export async function keepingOptionsOnFailure<T>(
-  inputs: Record<string, unknown>,
-  operation: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
-    if (isPartialFailure(error)) error.properties = keepingOptions(error.properties, inputs);
-    throw error;
-  }
 }

@@ -18,13 +18,10 @@
  */
 import { recordedModule } from "./recorded-source";
 import { STATE_CONTRACT } from "./state-contract";
-import { NPM_PACKAGE } from "../tokens";
+import { NPM_PACKAGE, RUNTIME_MODULE } from "../tokens";
 
-/** The reserved property that holds the provider's source (see the module comment). */
-export const PROVIDER_KEY = "__provider";
-
-/** The source 0.1.0 recorded (contract 1): every release must keep `./provider/runtime`'s `provider`. */
-export const CONTRACT_1_SOURCE = `exports.handler = () => require("${NPM_PACKAGE}/provider/runtime").provider;\n`;
+/** The source 0.1.0 recorded (contract 1): every release must keep the runtime's `provider`. */
+export const CONTRACT_1_SOURCE = `exports.handler = () => require("${RUNTIME_MODULE}").provider;\n`;
 
 /** What a state's source records besides its contract. */
 export interface SourceRecord {
@@ -65,7 +62,7 @@ function recordedStatement(): string {
  * and rewrites the whole state after each operation, so each byte costs twice per handler, every time.
  */
 export function providerSource(record: SourceRecord): string {
-  const runtime = JSON.stringify(`${NPM_PACKAGE}/provider/runtime`);
+  const runtime = JSON.stringify(RUNTIME_MODULE);
   const values: Record<string, string> = {
     RUNTIME:
       record.folder === undefined

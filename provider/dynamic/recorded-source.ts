@@ -3,7 +3,7 @@
  * the compiler checks against the runtime it calls. Pulumi's dynamic-provider process runs the
  * recorded text as a module of its own (`exports` and `require` its own), to get the provider.
  */
-import type * as runtime from "../runtime";
+import type * as runtime from "./runtime";
 
 /**
  * Its one statement is the recorded module: `providerSource` takes it from the compiled function's

@@ -13,7 +13,8 @@ import {
 } from "../../sdk/client/catalog";
 import type { UpdateStrategy } from "../../sdk/client/settings";
 import { OPTIONS_KEY, passedOptions } from "./passed-options";
-import { PROVIDER_KEY, providerSource } from "./provider-source";
+import { providerSource } from "./provider-source";
+import { PROVIDER_KEY } from "./state-contract";
 import { DYNAMIC_RESOURCE_TYPE } from "../tokens";
 import { SECRET_INPUTS, secretOutputsOf } from "../core/secret-properties";
 import { sourceRecord } from "./source-record";

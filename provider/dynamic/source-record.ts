@@ -3,15 +3,12 @@
  * program: the version of this package, and the folder from which the dynamic-provider process can
  * reach this copy of it when the project's root folder does not lead to it (a nested install).
  */
-import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 
 import type { SourceRecord } from "./provider-source";
-import { NPM_PACKAGE } from "../tokens";
-
-/** What the recorded source requires, by name. */
-export const RUNTIME_REQUEST = `${NPM_PACKAGE}/provider/runtime`;
+import { RUNTIME_MODULE } from "../tokens";
+import { ownVersion } from "../version";
 
 /** Resolves `request` as a module in `folder` would; `undefined` when it is not found from there. */
 export type ResolveFrom = (request: string, folder: string) => string | undefined;
@@ -36,7 +33,7 @@ export const resolveFrom: ResolveFrom = (request, folder) => {
  * recorded (states move between machines).
  */
 export function fallbackFolder(root: string, ownRuntime: string, resolve: ResolveFrom): string | undefined {
-  if (resolve(RUNTIME_REQUEST, root) === ownRuntime) return undefined;
+  if (resolve(RUNTIME_MODULE, root) === ownRuntime) return undefined;
   const inModules = ownRuntime.lastIndexOf(`${sep}node_modules${sep}`);
   if (inModules < 0) return undefined;
   const holder = relative(root, ownRuntime.slice(0, inModules));
@@ -44,18 +41,7 @@ export function fallbackFolder(root: string, ownRuntime: string, resolve: Resolv
   const parts = holder.split(sep);
   for (let depth = 1; depth <= parts.length; depth += 1) {
     const folder = parts.slice(0, depth);
-    if (resolve(RUNTIME_REQUEST, join(root, ...folder)) === ownRuntime) return folder.join("/");
-  }
-  return undefined;
-}
-
-/** This package's folder: the nearest one above `from` with its package.json, if any. */
-function packageFolder(from: string): string | undefined {
-  for (let dir = from; dirname(dir) !== dir; dir = dirname(dir)) {
-    const manifest = join(dir, "package.json");
-    if (!existsSync(manifest)) continue;
-    const { name } = JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown };
-    if (name === NPM_PACKAGE) return dir;
+    if (resolve(RUNTIME_MODULE, join(root, ...folder)) === ownRuntime) return folder.join("/");
   }
   return undefined;
 }
@@ -66,12 +52,8 @@ function packageFolder(from: string): string | undefined {
  * the version is `latest` (what the messages then tell to install).
  */
 export function sourceRecord(root: string): SourceRecord {
-  const own = packageFolder(__dirname);
-  const version =
-    own === undefined
-      ? "latest"
-      : (JSON.parse(readFileSync(join(own, "package.json"), "utf8")) as { version: string }).version;
+  const version = ownVersion() ?? "latest";
   // Module paths are real paths, as resolutions are: the two compare.
-  const folder = fallbackFolder(root, join(__dirname, "..", "runtime.js"), resolveFrom);
+  const folder = fallbackFolder(root, join(__dirname, "runtime.js"), resolveFrom);
   return folder === undefined ? { version } : { version, folder };
 }

@@ -9,6 +9,12 @@
  * finds the package from the project's folder or a recorded folder.
  */
 
+/**
+ * The reserved property that holds the provider's source (`./provider-source`): the dynamic-provider
+ * host loads the provider from it, and adds it to a step's outputs.
+ */
+export const PROVIDER_KEY = "__provider";
+
 /** The contract new states are written under. */
 export const STATE_CONTRACT = 2;
 

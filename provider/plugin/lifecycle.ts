@@ -4,7 +4,7 @@
  * serves until the engine ends it with a signal.
  */
 import type { ServingPlugin } from "./serve";
-import { packageVersion } from "./version";
+import { packageVersion } from "../version";
 
 /** Whether an argument is an address as the engine passes its own: `host:port`. */
 export const isEngineAddress = (arg: string): boolean => /:\d+$/.test(arg);

@@ -103,7 +103,7 @@ describe("the packed packages", () => {
     expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(["undici", "yaml", "zod"]);
     expect(manifest.bin).toEqual({ "notification-handlers": "dist/cli/main.js" });
     expect(files.filter((f) => f.startsWith("package/dist/server/"))).toEqual([]);
-    expect(files).toContain("package/dist/provider/runtime.js");
+    expect(files).toContain("package/dist/provider/dynamic/runtime.js");
     // The command's failure convention, which cli/io.ts takes from the package it shares with the server.
     expect(files).toContain("package/dist/shared/command-line.js");
     // npm lists a dependency's install scripts on every install of it; the package is built when packed.

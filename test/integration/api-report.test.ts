@@ -37,7 +37,7 @@ describe("the API reports", () => {
     const { exports } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
       exports: Record<string, string>;
     };
-    expect(exports["./provider/runtime"]).toBe("./dist/provider/runtime.js");
+    expect(exports["./provider/runtime"]).toBe("./dist/provider/dynamic/runtime.js");
     expect(exports["./package.json"]).toBe("./package.json");
   });
 });

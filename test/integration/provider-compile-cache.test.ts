@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, expect, it } from "vitest";
 
-const RUNTIME = resolve(__dirname, "..", "..", "dist", "provider", "runtime.js");
+const RUNTIME = resolve(__dirname, "..", "..", "dist", "provider", "dynamic", "runtime.js");
 
 let temporary: string | undefined;
 afterEach(() => {

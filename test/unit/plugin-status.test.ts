@@ -33,7 +33,7 @@ describe("statusOf", () => {
       slack: "https://hooks.slack.com/x",
       settings: { slack: "x" },
     };
-    const status = statusOf(partialFailure("handler 7 exists, but reading it back failed", 7, outputs, {}));
+    const status = statusOf(partialFailure("handler 7 exists, but reading it back failed", 7, outputs));
     expect(status).toMatchObject({
       code: grpc.status.UNKNOWN,
       details: "handler 7 exists, but reading it back failed",

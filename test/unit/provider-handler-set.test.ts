@@ -9,7 +9,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { HandlerSet, HandlerSetError } from "../../provider/handler-sets/component";
+import { HandlerSet, HandlerSetError } from "../../provider/dynamic/handler-set";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const WEBHOOK = "https://hooks.slack.com/services/T0/B0/FROM-CONFIG";

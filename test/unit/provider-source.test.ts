@@ -11,10 +11,10 @@ import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 
 import { CONTRACT_1_SOURCE, providerSource } from "../../provider/dynamic/provider-source";
-import * as runtime from "../../provider/runtime";
-import { fallbackFolder, RUNTIME_REQUEST, type ResolveFrom } from "../../provider/dynamic/source-record";
+import * as runtime from "../../provider/dynamic/runtime";
+import { fallbackFolder, type ResolveFrom } from "../../provider/dynamic/source-record";
 import { STATE_CONTRACT } from "../../provider/dynamic/state-contract";
-import { NPM_PACKAGE } from "../../provider/tokens";
+import { NPM_PACKAGE, RUNTIME_MODULE } from "../../provider/tokens";
 
 const PROJECT = "/home/ci/project";
 
@@ -108,7 +108,7 @@ describe("the source new states record", () => {
 
   it("with no package, fails as Node does, naming the module", () => {
     expect(() => handlerOf(providerSource({ version: "0.2.0" }), PROJECT, {})).toThrow(
-      `Cannot find module '${RUNTIME_REQUEST}'`,
+      `Cannot find module '${RUNTIME_MODULE}'`,
     );
   });
 
@@ -132,7 +132,7 @@ describe("the contract-1 source that 0.1.0 recorded", () => {
       },
     });
     expect(exports.handler?.()).toBe(runtime.provider);
-    expect(required).toEqual([RUNTIME_REQUEST]);
+    expect(required).toEqual([RUNTIME_MODULE]);
   });
 
   it("is one of the contracts the runtime reads, with the same provider as the current one", () => {
@@ -152,7 +152,7 @@ describe("the folder a state records for a nested install", () => {
   const finding =
     (runtimePath: string, folders: string[]): ResolveFrom =>
     (request, folder) => {
-      expect(request).toBe(RUNTIME_REQUEST);
+      expect(request).toBe(RUNTIME_MODULE);
       return folders.includes(folder) ? runtimePath : undefined;
     };
 

@@ -16,9 +16,9 @@ import { parse } from "yaml";
 
 import { CONFIG_KEYS } from "../../provider/core/config";
 import { CONNECTION_PROPERTY } from "../../provider/core/connection";
-import { CONTRACT_1_SOURCE, PROVIDER_KEY, providerSource } from "../../provider/dynamic/provider-source";
+import { CONTRACT_1_SOURCE, providerSource } from "../../provider/dynamic/provider-source";
 import { secretOutputsOf } from "../../provider/core/secret-properties";
-import { RUNTIME_REQUEST } from "../../provider/dynamic/source-record";
+import { PROVIDER_KEY } from "../../provider/dynamic/state-contract";
 import {
   DYNAMIC_HANDLER_SET_TYPE,
   DYNAMIC_RESOURCE_TYPE,
@@ -30,6 +30,7 @@ import {
   PACKAGE_NAME,
   PLUGIN_DOWNLOAD_URL,
   PLUGIN_EXECUTABLE,
+  RUNTIME_MODULE,
 } from "../../provider/tokens";
 import { recordings, UPGRADE_FIXTURE } from "../../scripts/upgrade-fixture";
 import golden from "./fixtures/recorded-names.json";
@@ -95,10 +96,10 @@ describe("the names and strings recorded states hold, against their golden copy"
 
   it("each source loads the provider from the module the package exports as the runtime", async () => {
     expect(NPM_PACKAGE).toBe(golden.npmPackage);
-    expect(RUNTIME_REQUEST).toBe(golden.runtimeModule);
+    expect(RUNTIME_MODULE).toBe(golden.runtimeModule);
     const { exports } = JSON.parse(read("package.json")) as { exports: Record<string, string> };
     const target = exports[`.${golden.runtimeModule.slice(golden.npmPackage.length)}`];
-    // The built module's source: `./dist/provider/runtime.js` is compiled from `provider/runtime.ts`.
+    // The built module's source: `./dist/provider/dynamic/runtime.js` is compiled from `provider/dynamic/runtime.ts`.
     expect(target).toMatch(/^\.\/dist\/.+\.js$/);
     const runtime = (await import(
       join(REPOSITORY_ROOT, target!.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts"))

@@ -1,26 +1,48 @@
 /**
  * The dynamic provider's entry point. It runs only inside Pulumi's dynamic-provider process, loaded
- * by package name from the module a state records (`./dynamic/provider-source`); it holds the process's one
+ * by package name from the module a state records (`./provider-source`); it holds the process's one
  * {@link ProviderContext} and hands each call of the engine to the core's `operations`. Its exports are a
  * contract with every state ever written (docs/upgrading.md): `provider` for the states of 0.1.0,
- * `contracts` and `forContract` for later ones; none of them may go.
+ * `contracts` and `forContract` for later ones; none of them may go. The package exports it as
+ * `./provider/runtime`, the name every state records (`RUNTIME_MODULE`).
  *
- * The rest lives in `./core/` (provider/README.md): the configuration, the process's context and
+ * The rest lives in `../core/` (provider/README.md): the configuration, the process's context and
  * client, the account, writes and their verification, recovery, checks and diffs.
  */
-import "./core/compile-cache";
+import "../core/compile-cache";
 
 import type * as pulumi from "@pulumi/pulumi";
 
-import { readSettings } from "./core/config";
-import { ProviderContext } from "./core/context";
-import type { HandlerInputs, HandlerOutputs } from "./core/inputs";
-import * as operations from "./core/operations";
-import { keepingOptions, keepingOptionsOnFailure, optionsIn } from "./dynamic/passed-options";
-import { NPM_PACKAGE } from "./tokens";
-import { READ_CONTRACTS } from "./dynamic/state-contract";
+import { readSettings } from "../core/config";
+import { ProviderContext } from "../core/context";
+import type { HandlerInputs, HandlerOutputs } from "../core/inputs";
+import * as operations from "../core/operations";
+import { isPartialFailure } from "../core/partial-failure";
+import { keepingOptions, optionsIn } from "./passed-options";
+import { NPM_PACKAGE } from "../tokens";
+import { PROVIDER_KEY, READ_CONTRACTS } from "./state-contract";
 
 const context = new ProviderContext();
+
+/**
+ * Runs a create or update whose partial failure records the handler as the host records a success:
+ * with the provider's source, which the host adds to a success's outputs alone, and the passed options.
+ */
+async function keepingSourceAndOptionsOnFailure<T>(
+  inputs: HandlerInputs,
+  operation: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (isPartialFailure(error))
+      error.properties = keepingOptions(
+        { ...error.properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] },
+        inputs,
+      );
+    throw error;
+  }
+}
 
 /** The provider object the engine calls: what states of contract 1 (0.1.0) take by name. */
 export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOutputs> = {
@@ -48,7 +70,7 @@ export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOut
 
   /** Creates the handler (or takes one over with `adopt`), verified by reading it back. */
   async create(inputs: HandlerInputs): Promise<pulumi.dynamic.CreateResult> {
-    const { id, outs } = await keepingOptionsOnFailure(inputs, () =>
+    const { id, outs } = await keepingSourceAndOptionsOnFailure(inputs, () =>
       operations.create(context, inputs, optionsIn(inputs, "create")),
     );
     return { id, outs: keepingOptions(outs, inputs) };
@@ -71,7 +93,7 @@ export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOut
     olds: HandlerOutputs | HandlerInputs,
     news: HandlerInputs,
   ): Promise<pulumi.dynamic.UpdateResult> {
-    const { outs } = await keepingOptionsOnFailure(news, () =>
+    const { outs } = await keepingSourceAndOptionsOnFailure(news, () =>
       operations.update(context, id, olds, news, optionsIn(news, "update")),
     );
     return { outs: keepingOptions(outs, news) };

@@ -6,10 +6,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { describeProblems, type SetEntry, type SetProblem } from "./format";
-import { entryInputs, readHandlerSet, readSetSecrets } from "./entries";
+import { describeProblems, type SetEntry, type SetProblem } from "../handler-sets/format";
+import { entryInputs, readHandlerSet, readSetSecrets } from "../handler-sets/entries";
 import type { UpdateStrategy } from "../../sdk/client/settings";
-import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "../dynamic/resource";
+import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "./resource";
 import { DYNAMIC_HANDLER_SET_TYPE } from "../tokens";
 
 /** The arguments of a `HandlerSet`: files or data, and the options of every handler in it. */
