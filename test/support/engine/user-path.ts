@@ -387,7 +387,8 @@ export class UserSession {
       home: join(root, "home"),
       pathFirst: options.pathFirst,
       extra: {
-        PULUMI_HOME: join(root, "home", ".pulumi"),
+        // Not ~/.pulumi, as CI often sets it: no command the docs give may assume where plugins live.
+        PULUMI_HOME: join(root, "pulumi-home"),
         PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
       },
     });
