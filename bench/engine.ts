@@ -49,7 +49,7 @@ import {
 import { DescendantCpu, canMeasureDescendants } from "./process-cpu";
 import { installTarball, packCheckout, packRevision } from "./installs";
 import { buildPluginFolders } from "./yaml-project";
-import { MAX_RESULTS_PER_PAGE } from "../sdk/client/list-rules";
+import { MAX_RESULTS_PER_PAGE } from "../sdk/client/domain/list-rules";
 
 const ROOT = resolve(__dirname, "..", "..");
 const DEFAULT_HANDLERS = 100;

@@ -20,7 +20,7 @@ import {
   parseDriftNotes,
 } from "../provider/core/drift-note";
 import { HANDLER_RESOURCE_TYPES } from "../provider/tokens";
-import { ALL_FIELDS } from "../sdk/client/catalog";
+import { ALL_FIELDS } from "../sdk/client/domain/catalog";
 import { type CliIo, CommandError, UsageError, parseCommandLine, readAll } from "./io";
 import { markdownText } from "./markdown";
 

@@ -15,7 +15,7 @@ export {
 } from "./dynamic/resource";
 export { HandlerSet, type HandlerSetArgs, HandlerSetError } from "./handler-sets/component";
 export type { SetProblem } from "./handler-sets/format";
-export type { UpdateStrategy } from "../sdk/client/settings";
+export type { UpdateStrategy } from "../sdk/client/domain/settings";
 export {
   type GetNotificationHandlerOutputArgs,
   getNotificationHandler,

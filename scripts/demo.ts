@@ -18,7 +18,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 
-import { fieldByName } from "../sdk/client/catalog";
+import { fieldByName } from "../sdk/client/domain/catalog";
 import { NotificationHandlersClient } from "../sdk/client/client";
 import { type Engine, enginePath, ensureEngine } from "./engine";
 import {

@@ -16,7 +16,7 @@ import {
   RULE_DESCRIPTIONS,
   RULE_PATTERNS,
   fieldsOf,
-} from "../sdk/client/catalog";
+} from "../sdk/client/domain/catalog";
 
 /** The committed file, relative to the repository root; the package ships it. */
 export const SCHEMA_FILE = join("docs", "handler-set.schema.json");

@@ -1,6 +1,6 @@
 /**
  * The provider's configuration: its stack config keys, read with their environment fallbacks and
- * defaults from the table of settings (sdk/client/settings.ts), the client a connection gets under it, and
+ * defaults from the table of settings (sdk/client/domain/settings.ts), the client a connection gets under it, and
  * the message that says how to set a missing connection. The dynamic provider (`configure()`) and the
  * lookups (the program's config) read through the same function and build their clients alike.
  */
@@ -11,7 +11,7 @@ import {
   type Setting,
   type UpdateStrategy,
   readSetting,
-} from "../../sdk/client/settings";
+} from "../../sdk/client/domain/settings";
 
 /** Stack configuration keys of the provider. */
 export const CONFIG_KEYS = {

@@ -10,8 +10,13 @@ import {
   HANDLER_TYPE_NAMES,
   NAME_MAX_LENGTH,
   RULE_DESCRIPTIONS,
-} from "../../sdk/client/catalog";
-import { type Setting, SETTINGS, type UpdateStrategy, UPDATE_STRATEGIES } from "../../sdk/client/settings";
+} from "../../sdk/client/domain/catalog";
+import {
+  type Setting,
+  SETTINGS,
+  type UpdateStrategy,
+  UPDATE_STRATEGIES,
+} from "../../sdk/client/domain/settings";
 import {
   GET_HANDLERS_TOKEN,
   GET_HANDLER_TOKEN,

@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
-import type { NotificationHandlerCreateParams } from "../../sdk/client/resources/handler-params";
+import type { NotificationHandlerCreateParams } from "../../sdk/client/domain/resources/handler-params";
 import {
   copyExample,
   mustRun,

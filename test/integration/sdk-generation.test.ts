@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { PACKAGE_NAME, pluginDownloadUrl } from "../../provider/tokens";
 import { generateSdks } from "../../scripts/build-sdks";
-import { ALL_FIELDS } from "../../sdk/client/catalog";
+import { ALL_FIELDS } from "../../sdk/client/domain/catalog";
 
 const work = mkdtempSync(join(tmpdir(), "sdk-generation-"));
 const out = join(work, "sdk");

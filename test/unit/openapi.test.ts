@@ -18,7 +18,7 @@ import {
   fieldsOf,
   nameViolation,
   typeOfField,
-} from "../../sdk/client/catalog";
+} from "../../sdk/client/domain/catalog";
 import { isDatetime } from "../../server/clock";
 import { openApiDocument } from "../../server/openapi";
 
@@ -26,7 +26,7 @@ import { parseId } from "../../server/routes/notification-handlers";
 import { parseListQuery } from "../../server/schemas/notification-handlers";
 import { OPENAPI_FILE, openApiJson } from "../../scripts/openapi";
 import { pointerSegment, validatorAt } from "../support/servers/openapi-schemas";
-import { numeralUpTo } from "../../sdk/client/url-pattern";
+import { numeralUpTo } from "../../sdk/client/domain/url-pattern";
 import {
   BLANKS,
   URL_SAMPLES,

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 
 import { CONFIG_KEYS } from "../../provider/core/config";
 import { checkInputs, outputsFrom, toLive } from "../../provider/core/inputs";
-import { UPDATE_STRATEGIES } from "../../sdk/client/settings";
+import { UPDATE_STRATEGIES } from "../../sdk/client/domain/settings";
 import {
   ANY_TOKEN,
   type EnumSpec,
@@ -30,8 +30,8 @@ import {
   UPDATE_STRATEGY_TOKEN,
 } from "../../provider/tokens";
 import { SCHEMA_FILE } from "../../scripts/pulumi-schema";
-import { ALL_FIELDS, HANDLER_TYPES, HANDLER_TYPE_NAMES } from "../../sdk/client/catalog";
-import { NotificationHandlerRecord as ApiHandler } from "../../sdk/client/resources/handler-parsing";
+import { ALL_FIELDS, HANDLER_TYPES, HANDLER_TYPE_NAMES } from "../../sdk/client/domain/catalog";
+import { NotificationHandlerRecord as ApiHandler } from "../../sdk/client/domain/resources/handler-parsing";
 
 const ROOT = join(__dirname, "..", "..");
 const schema = pulumiSchema();

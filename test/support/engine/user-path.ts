@@ -26,7 +26,7 @@ import { expect, inject, onTestFinished } from "vitest";
 import { parse as parseYaml } from "yaml";
 
 import { NotificationHandlersClient } from "../../../sdk/client/client";
-import type { NotificationHandlerRecord } from "../../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../../sdk/client/domain/resources/handler-parsing";
 import { PYTHON_DISTRIBUTION } from "../../../scripts/release";
 import { projectCache } from "../../../scripts/project-cache";
 import {

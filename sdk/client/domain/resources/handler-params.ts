@@ -5,7 +5,7 @@
  */
 
 import type { FieldOf, HandlerType } from "../catalog";
-import type { Page } from "../pagination";
+import type { Page } from "../../core/pagination";
 import type { NotificationHandlerRecord } from "./handler-parsing";
 import type { ListOrderBy, ListOrderType, ResultsPerPage } from "../list-rules";
 

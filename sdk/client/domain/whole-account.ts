@@ -2,7 +2,7 @@
  * Reading a whole account: every handler, by id, in pages of the largest size. The one read that the
  * provider's account snapshot and the export both make.
  */
-import type { PageMeta } from "./pagination";
+import type { PageMeta } from "../core/pagination";
 import { MAX_RESULTS_PER_PAGE } from "./list-rules";
 import type { NotificationHandlerRecord } from "./resources/handler-parsing";
 import type { NotificationHandlers } from "./resources/notification-handlers";

@@ -4,7 +4,7 @@
  * option check, the provider's configuration, the lookups and the docs' tables (README.md,
  * docs/provider.md#configuration) all derive from it; {@link readSetting} is the one reading.
  */
-import { withoutCredentials } from "./redaction";
+import { withoutCredentials } from "../core/redaction";
 
 /** How a change that the API could apply in place is carried out. */
 export const UPDATE_STRATEGIES = ["in-place", "replace"] as const;

@@ -3,7 +3,7 @@
  * parameters as a form, datetimes as `Y-m-d H:i:s` in UTC.
  */
 
-import { type FormBody, encodeForm } from "../multipart";
+import { type FormBody, encodeForm } from "../../core/multipart";
 import type { NotificationHandlerListParams } from "./handler-params";
 import { settingString } from "./handler-parsing";
 

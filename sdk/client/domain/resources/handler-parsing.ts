@@ -6,8 +6,8 @@
 
 import { z } from "zod";
 import { fieldsOf } from "../catalog";
-import { isRecord, parseJSONKeepingBigIntegers } from "../json";
-import type { PageLinks, PageMeta } from "../pagination";
+import { isRecord, parseJSONKeepingBigIntegers } from "../../core/json";
+import type { PageLinks, PageMeta } from "../../core/pagination";
 
 /** An id from a number or a numeric string (an update's answer may: docs/api.md#deployed-extra-fields). */
 export function toId(value: unknown): number | null {

@@ -4,9 +4,9 @@
  * `handler-encoding.ts`, and the answers read in `handler-parsing.ts`.
  */
 
-import type { APIResponse, RequestOptions, Requester } from "../api-request";
-import { UnexpectedResponseError } from "../errors";
-import { Page, PagePromise } from "../pagination";
+import type { APIResponse, RequestOptions, Requester } from "../../core/api-request";
+import { UnexpectedResponseError } from "../../core/errors";
+import { Page, PagePromise } from "../../core/pagination";
 import { formOf, queryOf } from "./handler-encoding";
 import type {
   NotificationHandlerCreateParams,
@@ -16,7 +16,7 @@ import type {
   NotificationHandlerUpdateResponse,
   NotificationHandlersPage,
 } from "./handler-params";
-import { isRecord } from "../json";
+import { isRecord } from "../../core/json";
 import { type NotificationHandlerRecord, linksOf, metaOf, readHandler, toId } from "./handler-parsing";
 
 function idPath(id: number): string {

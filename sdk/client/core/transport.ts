@@ -8,7 +8,7 @@
 import { Agent, type Dispatcher } from "undici";
 import type { APIRequest, APIResponse } from "./api-request";
 import { type RawAnswer, sendAttempt } from "./attempt";
-import type { CheckedOptions, ClientOptions, Logger } from "./client-options";
+import type { CheckedOptions, ClientOptions, Logger } from "../client-options";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,

@@ -11,7 +11,7 @@
  */
 
 import { type ResponseHeaders, resetSeconds, retryAfterSeconds } from "./response-headers";
-import { SETTINGS } from "./settings";
+import { SETTINGS } from "../domain/settings";
 
 /** The rate-limit window of every deployed site and of the reference server. */
 export const RATE_LIMIT_WINDOW_MS = SETTINGS.rateLimitWindowMs.default;
