@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** The version the single executable was built with (scripts/build-plugin.ts); unset under plain Node.js. */
+/** The version the single executable was built with (scripts/release/build-plugin.ts); unset under plain Node.js. */
 declare const PLUGIN_VERSION: string | undefined;
 
 /** This package's version: the executable's, else its package.json's. */

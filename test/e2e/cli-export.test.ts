@@ -29,7 +29,7 @@ import {
   scratchFolder,
   userEnvironment,
   type CommandResult,
-} from "../../scripts/user-project";
+} from "../../scripts/support/user-project";
 import { EMULATED_2026, REFERENCE, type TestServer, startServer } from "../support/engine/stacks";
 import { seedDependencies } from "../support/engine/user-path";
 

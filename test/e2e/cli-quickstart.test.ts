@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { NotFoundError } from "../../sdk/client/core/errors";
-import { REPOSITORY_ROOT } from "../../scripts/user-project";
+import { REPOSITORY_ROOT } from "../../scripts/support/user-project";
 import type { NotificationHandlerRecord } from "../../sdk/client/domain/resources/handler-parsing";
 import { expectRefusalsKeepSecrets } from "../support/engine/refusals";
 import { storyStep } from "../support/story-step";

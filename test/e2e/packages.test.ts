@@ -18,7 +18,7 @@ import {
   runCommand,
   scratchFolder,
   userEnvironment,
-} from "../../scripts/user-project";
+} from "../../scripts/support/user-project";
 import { seedDependencies } from "../support/engine/user-path";
 
 interface Manifest {

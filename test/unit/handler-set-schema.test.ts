@@ -10,7 +10,11 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 
 import { readSetFiles } from "../../provider/handler-sets/format";
-import { SCHEMA_FILE, handlerSetSchema, handlerSetSchemaJson } from "../../scripts/handler-set-schema";
+import {
+  SCHEMA_FILE,
+  handlerSetSchema,
+  handlerSetSchemaJson,
+} from "../../scripts/generate/handler-set-schema";
 
 const GOOD = `
 ops-email:

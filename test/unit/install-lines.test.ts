@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { NPM_PACKAGE, PLUGIN_DOWNLOAD_URL, REPOSITORY_URL } from "../../provider/tokens";
-import { GO_MODULE, PYTHON_DISTRIBUTION, dotnetZipName } from "../../scripts/release";
-import { providerSettingsTable } from "../../scripts/settings-table";
-import { REPOSITORY_ROOT } from "../../scripts/user-project";
+import { GO_MODULE, PYTHON_DISTRIBUTION, dotnetZipName } from "../../scripts/release/release";
+import { providerSettingsTable } from "../../scripts/generate/settings-table";
+import { REPOSITORY_ROOT } from "../../scripts/support/user-project";
 
 const read = (path: string): string => readFileSync(join(REPOSITORY_ROOT, path), "utf8");
 

@@ -24,7 +24,7 @@ import { openApiDocument } from "../../server/openapi";
 
 import { parseId } from "../../server/routes/notification-handlers";
 import { parseListQuery } from "../../server/schemas/notification-handlers";
-import { OPENAPI_FILE, openApiJson } from "../../scripts/openapi";
+import { OPENAPI_FILE, openApiJson } from "../../scripts/generate/openapi";
 import { pointerSegment, validatorAt } from "../support/servers/openapi-schemas";
 import { numeralUpTo } from "../../sdk/client/domain/url-pattern";
 import {

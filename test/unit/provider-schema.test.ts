@@ -29,7 +29,7 @@ import {
   PACKAGE_NAME,
   UPDATE_STRATEGY_TOKEN,
 } from "../../provider/tokens";
-import { SCHEMA_FILE } from "../../scripts/pulumi-schema";
+import { SCHEMA_FILE } from "../../scripts/generate/pulumi-schema";
 import { ALL_FIELDS, HANDLER_TYPES, HANDLER_TYPE_NAMES } from "../../sdk/client/domain/catalog";
 import { NotificationHandlerRecord as ApiHandler } from "../../sdk/client/domain/resources/handler-parsing";
 

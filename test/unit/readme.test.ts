@@ -8,8 +8,8 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { catalogTable } from "../../scripts/catalog-table";
-import { providerSettingsTable, readmeSettingsTable } from "../../scripts/settings-table";
+import { catalogTable } from "../../scripts/generate/catalog-table";
+import { providerSettingsTable, readmeSettingsTable } from "../../scripts/generate/settings-table";
 
 const ROOT = join(__dirname, "..", "..");
 

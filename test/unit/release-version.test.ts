@@ -14,8 +14,8 @@ import { describe, expect, it } from "vitest";
 
 import { pulumiSchema } from "../../provider/plugin/schema";
 import { PLUGIN_DOWNLOAD_URL, REPOSITORY_URL } from "../../provider/tokens";
-import { pluginTarball } from "../../scripts/build-plugin";
-import { PINNED_NPM_PROJECTS, REPOSITORY_ROOT } from "../../scripts/user-project";
+import { pluginTarball } from "../../scripts/release/build-plugin";
+import { PINNED_NPM_PROJECTS, REPOSITORY_ROOT } from "../../scripts/support/user-project";
 
 const read = (path: string): string => readFileSync(join(REPOSITORY_ROOT, path), "utf8");
 

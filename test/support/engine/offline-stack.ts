@@ -10,11 +10,11 @@ import { delimiter, dirname, join } from "node:path";
 
 import * as automation from "@pulumi/pulumi/automation";
 
-import { type CommandResult, mustRun } from "../../../scripts/user-project";
+import { type CommandResult, mustRun } from "../../../scripts/support/user-project";
 
 /** What {@link createOfflineStack} needs. */
 interface OfflineStackOptions {
-  /** The engine's bin folder (see `scripts/engine.ts`). */
+  /** The engine's bin folder (see `scripts/engine/engine.ts`). */
   binDir: string;
   /**
    * A folder inside the project, where the engine starts the dynamic-provider plugin: from there it

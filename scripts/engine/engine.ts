@@ -13,7 +13,7 @@
  *
  * `pulumi up` in a project folder also needs the program's language host, `pulumi-language-nodejs`,
  * `-python` or `-go`: for each language an installed one (on PATH, or next to an installed CLI) wins;
- * else the project's own (`scripts/language-host`), from a bin folder of the checkout's own beside the
+ * else the project's own (`scripts/engine/language-host`), from a bin folder of the checkout's own beside the
  * cached CLI (see docs/engine.md#the-language-host). Inline programs run through the Automation API
  * need none.
  *
@@ -29,10 +29,10 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { chmod, copyFile, link, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { delimiter, dirname, join, resolve } from "node:path";
-import { projectCache, userCache } from "./project-cache";
+import { projectCache, userCache } from "../support/project-cache";
 import { promisify } from "node:util";
 
-import { step } from "./progress";
+import { step } from "../support/progress";
 
 const run = promisify(execFile);
 
@@ -48,7 +48,10 @@ const YAML_HOST_MODULE = "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
 /** The Pulumi YAML release whose language host is built when none is installed. */
 export const YAML_HOST_VERSION = "v1.25.0";
 // The project's own hosts, compiled, relative to the checkout; their launchers name it.
-const PROJECT_HOST_MARK = "dist/scripts/language-host/main.js";
+const PROJECT_HOST = "dist/scripts/engine/language-host/main.js";
+// What a launcher of the project's hosts names, whichever checkout wrote it: one on PATH from a
+// checkout of another layout (dist/scripts/language-host/) is no installed host either.
+const PROJECT_HOST_MARK = "/language-host/main.js";
 // pkg/v3's go.mod replaces this module; a build outside the Pulumi repository has to repeat it.
 const CLIPBOARD_REPLACE =
   "github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e";
@@ -73,7 +76,7 @@ export interface Engine {
 interface LanguageHost {
   /** The folder holding it. */
   dir: string;
-  /** "installed" with an installed Pulumi; "project" for the project's own (scripts/language-host). */
+  /** "installed" with an installed Pulumi; "project" for the project's own (scripts/engine/language-host). */
   source: "installed" | "project";
 }
 
@@ -420,7 +423,7 @@ async function projectLanguageHostDir(
   languages: HostLanguage[],
   env: NodeJS.ProcessEnv,
 ): Promise<string> {
-  const host = join(projectRoot, PROJECT_HOST_MARK);
+  const host = join(projectRoot, PROJECT_HOST);
   if (!existsSync(host))
     throw new Error(
       `The project's language host is not built: run \`npm run build\` in ${projectRoot} first.`,
@@ -530,7 +533,7 @@ async function yamlHostDir(
 
 /** Finds or builds the Pulumi engine and its language hosts; see the file comment for the order. */
 export async function ensureEngine(options: EnsureEngineOptions = {}): Promise<Engine> {
-  const projectRoot = resolve(options.projectRoot ?? join(__dirname, "..", ".."));
+  const projectRoot = resolve(options.projectRoot ?? join(__dirname, "..", "..", ".."));
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const env = options.env ?? process.env;
   const cli = await ensureCli(projectRoot, options, env, log);

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openApiDocument } from "../server/openapi";
+import { openApiDocument } from "../../server/openapi";
 
 /** The committed file, relative to the repository root. */
 export const OPENAPI_FILE = join("docs", "openapi.json");
@@ -18,8 +18,8 @@ if (require.main === module) {
   if (process.argv.includes("--stdout")) {
     process.stdout.write(openApiJson());
   } else {
-    // From dist/scripts/ two levels up is the repository root.
-    const file = join(__dirname, "..", "..", OPENAPI_FILE);
+    // From dist/scripts/generate/ three levels up is the repository root.
+    const file = join(__dirname, "..", "..", "..", OPENAPI_FILE);
     writeFileSync(file, openApiJson());
     process.stdout.write(`wrote ${OPENAPI_FILE}\n`);
   }

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 
 const scripts = process.argv.slice(2);
 if (scripts.length === 0) {
-  process.stderr.write("usage: node scripts/checks.mjs SCRIPT...\n");
+  process.stderr.write("usage: node scripts/support/checks.mjs SCRIPT...\n");
   process.exit(2);
 }
 

@@ -5,7 +5,7 @@
  * tarball (npm's `dist.integrity`, checked again on every build). docs/releasing.md explains the
  * choices; a new runtime version is a change of this file alone.
  */
-import type { ExecutableFormat, Machine } from "./release-formats";
+import type { ExecutableFormat, Machine } from "./formats";
 
 /** A Node.js runtime as an npm package: `node-<platform>-<arch>` at a version, which is Node's own. */
 export interface NodeRuntime {
@@ -64,7 +64,7 @@ export const runtimeSpec = (runtime: Pick<NodeRuntime, "name" | "version">): str
 /** The runtime of {@link NODE_RUNTIMES} named `name@version`. */
 export function findRuntime(spec: string): NodeRuntime {
   const found = NODE_RUNTIMES.find((runtime) => runtimeSpec(runtime) === spec);
-  if (found === undefined) throw new Error(`no pinned Node.js runtime ${spec} in scripts/release-targets.ts`);
+  if (found === undefined) throw new Error(`no pinned Node.js runtime ${spec} in scripts/release/targets.ts`);
   return found;
 }
 

@@ -3,7 +3,7 @@
  * Prints the configuration tables of README.md and docs/provider.md from the table of settings
  * (`npm run docs:settings`); a unit test keeps both files in step with it.
  */
-import { SETTINGS, type Setting } from "../sdk/client/domain/settings";
+import { SETTINGS, type Setting } from "../../sdk/client/domain/settings";
 
 type AnySetting = Setting<string> | Setting<number>;
 

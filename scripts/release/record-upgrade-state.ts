@@ -6,7 +6,7 @@
  * those named, brought up by this checkout's packed package or plugin with the Pulumi CLI, as a user's
  * stack is, into `test/fixtures/upgrade/<version><suffix>/`. The YAML program names the plugin's
  * version and GitHub address as README.md says, and the engine downloads this checkout's plugin from
- * a loopback stand-in of the release (scripts/release-stand-in.ts), so its state is a user's:
+ * a loopback stand-in of the release (scripts/release/stand-in.ts), so its state is a user's:
  *
  * - `state.json`: `pulumi stack export` of the stack;
  * - `Pulumi.upgrade.yaml`: the stack's config with its encryption salt and secret values (encrypted
@@ -23,11 +23,11 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { parse, stringify } from "yaml";
 
-import { NotificationHandlersClient } from "../sdk/client/client";
+import { NotificationHandlersClient } from "../../sdk/client/client";
 import { buildPlugin, packageVersion, PLUGIN_BUILD } from "./build-plugin";
-import { type Engine, enginePath, ensureEngine } from "./engine";
-import { toStderr } from "./progress";
-import { type PluginRelease, startPluginRelease } from "./release-stand-in";
+import { type Engine, enginePath, ensureEngine } from "../engine/engine";
+import { toStderr } from "../support/progress";
+import { type PluginRelease, startPluginRelease } from "./stand-in";
 import {
   applyEnvironment,
   copyExample,
@@ -37,7 +37,7 @@ import {
   REPOSITORY_ROOT,
   scratchFolder,
   userEnvironment,
-} from "./user-project";
+} from "../support/user-project";
 import { nameRecordedVersion, UPGRADE_FIXTURE, type UpgradeProgram } from "./upgrade-fixture";
 
 /** The keys the test sets itself: the address and key of the server it starts. */

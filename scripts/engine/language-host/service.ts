@@ -13,7 +13,7 @@ import type { ILanguageRuntimeServer } from "@pulumi/pulumi/proto/language_grpc_
 import * as language from "@pulumi/pulumi/proto/language_pb";
 import * as plugin from "@pulumi/pulumi/proto/plugin_pb";
 
-import { REPOSITORY_ROOT } from "../user-project";
+import { REPOSITORY_ROOT } from "../../support/user-project";
 import { stopPrograms, type LanguageRunner, type RunSpec } from "./runner";
 
 /** The host's version, which `pulumi about` shows: the repository's package version. */

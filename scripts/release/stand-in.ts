@@ -12,9 +12,9 @@ import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } f
 import { type AddressInfo, type Socket, connect } from "node:net";
 import { basename, dirname, join } from "node:path";
 
-import { REPOSITORY_URL } from "../provider/tokens";
+import { REPOSITORY_URL } from "../../provider/tokens";
 import { pluginTarballName } from "./build-plugin";
-import { mustRun } from "./user-project";
+import { mustRun } from "../support/user-project";
 
 /** One request a stand-in saw. */
 export interface Logged {

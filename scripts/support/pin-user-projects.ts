@@ -5,7 +5,7 @@
  * the Python example's `constraints.txt` from its `requirements.txt`: every package the requirements
  * bring in, at the version pip chooses now, the project's SDK installed from sources generated at
  * package.json's version. The Go example's `go.sum` gets the sums of the Go SDK at
- * package.json's version as the release tags it (scripts/release-go-tag.ts): generated now, committed
+ * package.json's version as the release tags it (scripts/release/go-tag.ts): generated now, committed
  * and tagged in a throwaway clone, and fetched from there by the go command, which computes them
  * from the tag as it does from GitHub's (they change with the schema or the generator:
  * `npm run pins:update -- --go-sdk` writes them alone); its other lines move only with `go get` or
@@ -15,10 +15,10 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 
-import { packageVersion } from "./build-plugin";
-import { generateSdks } from "./build-sdks";
-import { PYTHON_DISTRIBUTION } from "./release";
-import { GO_SDK_MODULE, goSdkFromRepository, tagGoSdk } from "./release-go-tag";
+import { packageVersion } from "../release/build-plugin";
+import { generateSdks } from "../release/build-sdks";
+import { PYTHON_DISTRIBUTION } from "../release/release";
+import { GO_SDK_MODULE, goSdkFromRepository, tagGoSdk } from "../release/go-tag";
 import {
   mustRun,
   pipPins,

@@ -9,11 +9,11 @@ import { existsSync, statSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
 
-import { REPOSITORY_ROOT } from "../user-project";
+import { REPOSITORY_ROOT } from "../../support/user-project";
 import { runFlags, runProgramProcess, type LanguageRunner, type RunOutcome, type RunSpec } from "./runner";
 
 /** The runner that configures the Python SDK and runs the program inside its stack. */
-const PYTHON_RUNNER = join(REPOSITORY_ROOT, "scripts", "language-host", "python-runner.py");
+const PYTHON_RUNNER = join(REPOSITORY_ROOT, "scripts", "engine", "language-host", "python-runner.py");
 
 /** The Python that runs programs of projects with no virtualenv option. */
 const DEFAULT_PYTHON = "python3";

@@ -18,9 +18,9 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 
-import { fieldByName } from "../sdk/client/domain/catalog";
-import { NotificationHandlersClient } from "../sdk/client/client";
-import { type Engine, enginePath, ensureEngine } from "./engine";
+import { fieldByName } from "../../sdk/client/domain/catalog";
+import { NotificationHandlersClient } from "../../sdk/client/client";
+import { type Engine, enginePath, ensureEngine } from "../engine/engine";
 import {
   type CommandResult,
   copyExample,
@@ -28,9 +28,9 @@ import {
   packPackages,
   scratchFolder,
   userEnvironment,
-} from "./user-project";
+} from "../support/user-project";
 
-const ROOT = resolve(__dirname, "..", "..");
+const ROOT = resolve(__dirname, "..", "..", "..");
 const SERVER = join(ROOT, "server", "dist", "server", "main.js");
 
 let stepNumber = 0;

@@ -3,7 +3,7 @@
  * Prints the table of handler types in docs/provider.md from the catalog (`npm run docs:catalog`); a
  * unit test keeps docs/provider.md in step with it.
  */
-import { HANDLER_TYPES, HANDLER_TYPE_NAMES, RULE_DESCRIPTIONS } from "../sdk/client/domain/catalog";
+import { HANDLER_TYPES, HANDLER_TYPE_NAMES, RULE_DESCRIPTIONS } from "../../sdk/client/domain/catalog";
 
 /** The handler-type table, as Markdown. */
 export function catalogTable(): string {

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { type COMMON, CONFIG_KEY, KEY } from "../provider/handler-sets/format";
+import { type COMMON, CONFIG_KEY, KEY } from "../../provider/handler-sets/format";
 import {
   type FieldRule,
   type FieldSpec,
@@ -16,7 +16,7 @@ import {
   RULE_DESCRIPTIONS,
   RULE_PATTERNS,
   fieldsOf,
-} from "../sdk/client/domain/catalog";
+} from "../../sdk/client/domain/catalog";
 
 /** The committed file, relative to the repository root; the package ships it. */
 export const SCHEMA_FILE = join("docs", "handler-set.schema.json");
@@ -112,7 +112,7 @@ export function handlerSetSchemaJson(): string {
 }
 
 if (require.main === module) {
-  // From dist/scripts/ two levels up is the repository root.
-  writeFileSync(join(__dirname, "..", "..", SCHEMA_FILE), handlerSetSchemaJson());
+  // From dist/scripts/generate/ three levels up is the repository root.
+  writeFileSync(join(__dirname, "..", "..", "..", SCHEMA_FILE), handlerSetSchemaJson());
   process.stdout.write(`wrote ${SCHEMA_FILE}\n`);
 }

@@ -4,7 +4,7 @@
  * (`~/.cache/pulumi-notification-handlers/release/`), so that a second release fetches nothing:
  * the Node.js runtimes (npm), `rcodesign` (crates.io's apple-codesign), Python's `build`, `twine` and
  * `pypiserver` (PyPI, in a virtual environment of their own), and the project's Go helper
- * (scripts/release-go).
+ * (scripts/release/go).
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -13,10 +13,10 @@ import { mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promise
 import { join, relative, sep } from "node:path";
 import { promisify } from "node:util";
 
-import { type ProgressLog, step } from "./progress";
-import { type NodeRuntime, runtimeSpec } from "./release-targets";
-import { REPOSITORY_ROOT } from "./user-project";
-import { projectCache } from "./project-cache";
+import { type ProgressLog, step } from "../support/progress";
+import { type NodeRuntime, runtimeSpec } from "./targets";
+import { REPOSITORY_ROOT } from "../support/user-project";
+import { projectCache } from "../support/project-cache";
 
 const run = promisify(execFile);
 
@@ -69,7 +69,7 @@ export async function fetchRuntime(runtime: NodeRuntime, log: ProgressLog): Prom
   const integrity = await sha512Integrity(tarball);
   if (integrity !== runtime.integrity)
     throw new Error(
-      `${tarball} has integrity ${integrity}, where scripts/release-targets.ts pins ${runtime.integrity} for ${runtimeSpec(runtime)}: remove the file if it is damaged, or look into why the registry's changed`,
+      `${tarball} has integrity ${integrity}, where scripts/release/targets.ts pins ${runtime.integrity} for ${runtimeSpec(runtime)}: remove the file if it is damaged, or look into why the registry's changed`,
     );
   return tarball;
 }
@@ -124,7 +124,7 @@ export async function ensureRcodesign(log: ProgressLog): Promise<string> {
  * release workflow installs too: `setuptools` is what the SDK's pyproject.toml builds with; `twine`
  * checks and uploads; `pypiserver` is the package index the tests install the SDK from.
  */
-export const PYTHON_TOOLS_FILE = join(REPOSITORY_ROOT, "scripts", "release-python-tools.txt");
+export const PYTHON_TOOLS_FILE = join(REPOSITORY_ROOT, "scripts", "release", "python-tools.txt");
 
 /** The pinned requirement of one of the Python tools, `setuptools==84.2.1`. */
 export async function pythonToolPin(name: string): Promise<string> {
@@ -168,13 +168,13 @@ export async function ensurePythonTools(log: ProgressLog): Promise<string> {
   return python;
 }
 
-/** Builds the project's Go helper (scripts/release-go) into `toolsDir`; Go's cache makes a rebuild quick. */
+/** Builds the project's Go helper (scripts/release/go) into `toolsDir`; Go's cache makes a rebuild quick. */
 export async function buildReleaseGo(toolsDir: string, log: ProgressLog): Promise<string> {
   const output = join(toolsDir, "release-go");
   await mkdir(toolsDir, { recursive: true });
-  await step(log, "Building the Go helper (scripts/release-go)", () =>
+  await step(log, "Building the Go helper (scripts/release/go)", () =>
     run("go", ["build", "-o", output, "."], {
-      cwd: join(REPOSITORY_ROOT, "scripts", "release-go"),
+      cwd: join(REPOSITORY_ROOT, "scripts", "release", "go"),
       // Read-only, so that a build never rewrites the committed go.mod or go.sum.
       env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" },
     }).catch((error: NodeJS.ErrnoException) => {

@@ -14,10 +14,10 @@ import { readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
-import { REPOSITORY_URL } from "../provider/tokens";
-import type { ProgressLog } from "./progress";
-import { filesUnder } from "./release-tools";
-import { scratchFolder } from "./user-project";
+import { REPOSITORY_URL } from "../../provider/tokens";
+import type { ProgressLog } from "../support/progress";
+import { filesUnder } from "./tools";
+import { scratchFolder } from "../support/user-project";
 
 const run = promisify(execFile);
 

@@ -6,13 +6,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { pulumiSchemaJson } from "../provider/plugin/schema";
+import { pulumiSchemaJson } from "../../provider/plugin/schema";
 
 /** The committed file, relative to the repository root; the package ships it. */
 export const SCHEMA_FILE = join("provider", "schema.json");
 
 if (require.main === module) {
-  // From dist/scripts/ two levels up is the repository root.
-  writeFileSync(join(__dirname, "..", "..", SCHEMA_FILE), pulumiSchemaJson());
+  // From dist/scripts/generate/ three levels up is the repository root.
+  writeFileSync(join(__dirname, "..", "..", "..", SCHEMA_FILE), pulumiSchemaJson());
   process.stdout.write(`wrote ${SCHEMA_FILE}\n`);
 }

@@ -9,7 +9,7 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 
-import { projectCache } from "../project-cache";
+import { projectCache } from "../../support/project-cache";
 import { runProgramProcess, type LanguageRunner, type RunOutcome, type RunSpec } from "./runner";
 
 /** Where a program's binary is built: one folder per program, so `go build` relinks only what changed. */

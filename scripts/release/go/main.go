@@ -1,4 +1,4 @@
-// Command release-go writes the archives of a release that Go writes best (scripts/release.ts runs it):
+// Command release-go writes the archives of a release that Go writes best (scripts/release/release.ts runs it):
 //
 //	release-go module -dir DIR -version vX.Y.Z -time RFC3339 -out GOPROXY
 //

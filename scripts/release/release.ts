@@ -4,7 +4,7 @@
  * `dist/release/v<version>/` (docs/releasing.md):
  *
  * - the plugin, `pulumi-resource-notification-handlers-v<version>-<os>-<arch>.tar.gz`, for each
- *   target of scripts/release-targets.ts: one executable made from that platform's Node.js runtime as
+ *   target of scripts/release/targets.ts: one executable made from that platform's Node.js runtime as
  *   `build:plugin` makes the machine's own (the same bundle; a blob written by a Node.js of the
  *   runtime's exact version; postject), the macOS ones signed ad hoc, the Windows one renamed `.exe`;
  * - the npm packages as `npm pack` makes them: the provider's and the server's;
@@ -22,7 +22,7 @@ import { availableParallelism } from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs, promisify } from "node:util";
 
-import { PLUGIN_EXECUTABLE } from "../provider/tokens";
+import { PLUGIN_EXECUTABLE } from "../../provider/tokens";
 import {
   CHECKSUMS_FILE,
   PLUGIN_BUILD,
@@ -36,14 +36,9 @@ import {
   writeSeaBlob,
 } from "./build-plugin";
 import { generateSdks } from "./build-sdks";
-import { type ProgressLog, formatDuration, step, toStderr } from "./progress";
-import { bundleGoSdkTag, goSdkBundleName, goSdkTag, tagGoSdk } from "./release-go-tag";
-import {
-  describeExecutable,
-  inspectExecutable,
-  withPeChecksum,
-  withoutAuthenticode,
-} from "./release-formats";
+import { type ProgressLog, formatDuration, step, toStderr } from "../support/progress";
+import { bundleGoSdkTag, goSdkBundleName, goSdkTag, tagGoSdk } from "./go-tag";
+import { describeExecutable, inspectExecutable, withPeChecksum, withoutAuthenticode } from "./formats";
 import {
   type BuiltTarget,
   type NodeRuntime,
@@ -54,7 +49,7 @@ import {
   findRuntime,
   platformOf,
   runtimeSpec,
-} from "./release-targets";
+} from "./targets";
 import {
   pythonToolPin,
   buildReleaseGo,
@@ -63,8 +58,14 @@ import {
   ensureRcodesign,
   extractRuntime,
   fetchRuntime,
-} from "./release-tools";
-import { PACKAGES, type PackageSpecs, REPOSITORY_ROOT, packPackages, scratchFolder } from "./user-project";
+} from "./tools";
+import {
+  PACKAGES,
+  type PackageSpecs,
+  REPOSITORY_ROOT,
+  packPackages,
+  scratchFolder,
+} from "../support/user-project";
 
 const run = promisify(execFile);
 

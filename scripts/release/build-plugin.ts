@@ -9,7 +9,7 @@
  * script is made a Node.js single executable application: the blob that `node
  * --experimental-sea-config` writes, injected with postject into a copy of the Node.js binary that runs
  * this script (the project's pinned Node.js 24). `bench:engine --yaml` builds its no-op plugin from
- * another entry the same way, and `npm run release` (scripts/release.ts) builds every platform's
+ * another entry the same way, and `npm run release` (scripts/release/release.ts) builds every platform's
  * from these steps.
  */
 import { execFile } from "node:child_process";
@@ -21,9 +21,9 @@ import { promisify } from "node:util";
 
 import { build } from "esbuild";
 
-import { PLUGIN_EXECUTABLE } from "../provider/tokens";
-import { type ProgressLog, step, toStderr } from "./progress";
-import { REPOSITORY_ROOT } from "./user-project";
+import { PLUGIN_EXECUTABLE } from "../../provider/tokens";
+import { type ProgressLog, step, toStderr } from "../support/progress";
+import { REPOSITORY_ROOT } from "../support/user-project";
 
 const run = promisify(execFile);
 

@@ -3,7 +3,7 @@
  * `npm run build:sdks`: the SDKs for Python, Go and .NET, generated from `provider/schema.json` into
  * `sdk/python`, `sdk/go` and `sdk/dotnet` (build output, git-ignored; docs/plugin.md#sdks-for-python-go-and-net).
  *
- * The generator is the project's own Go program, `scripts/sdk-gen`, over Pulumi's code generators.
+ * The generator is the project's own Go program, `scripts/release/sdk-gen`, over Pulumi's code generators.
  * It is built twice: against the Pulumi release of the CLI (`go.mod`) for Python and Go, and against
  * the last release that ships the .NET generator (`go.dotnet.mod`) for .NET. The executables go to
  * `dist/tools/`; Go's build cache makes a rebuild take seconds.
@@ -13,13 +13,13 @@ import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
-import { type ProgressLog, step, toStderr } from "./progress";
-import { SCHEMA_FILE } from "./pulumi-schema";
-import { REPOSITORY_ROOT } from "./user-project";
+import { type ProgressLog, step, toStderr } from "../support/progress";
+import { SCHEMA_FILE } from "../generate/pulumi-schema";
+import { REPOSITORY_ROOT } from "../support/user-project";
 
 const run = promisify(execFile);
 
-const GENERATOR_SOURCES = join(REPOSITORY_ROOT, "scripts", "sdk-gen");
+const GENERATOR_SOURCES = join(REPOSITORY_ROOT, "scripts", "release", "sdk-gen");
 
 /**
  * The two builds of the generator (see the file comment): executable name, `go build` flags and the
@@ -77,7 +77,7 @@ export async function buildGenerators(
       }).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== "ENOENT") throw error;
         throw new Error(
-          "Go is needed to build the SDK generator (scripts/sdk-gen): install it from https://go.dev/dl/",
+          "Go is needed to build the SDK generator (scripts/release/sdk-gen): install it from https://go.dev/dl/",
         );
       }),
     );
