@@ -1,7 +1,7 @@
 /**
  * The Pulumi package schema of the `notification-handlers` plugin, built from the handler-type catalog:
  * the `NotificationHandler` resource, its lookups, the provider's configuration and the settings of the
- * SDKs generated from it. No I/O: `scripts/generate/pulumi-schema.ts` writes it to `provider/schema.json`, and
+ * SDKs generated from it. No I/O: `npm run generate` writes it to `provider/schema.json`, and
  * the plugin answers the engine's GetSchema with it.
  */
 import {

@@ -1,11 +1,8 @@
 /**
- * Writes the JSON Schema of handler-set files to `docs/handler-set.schema.json` from the catalog
- * (`npm run docs:schema`); editors that read `# yaml-language-server: $schema=...` complete and flag
- * fields with it. A unit test fails when the committed file differs from what this makes.
+ * The JSON Schema of handler-set files, `docs/handler-set.schema.json`, from the catalog
+ * (`npm run generate` writes it); editors that read `# yaml-language-server: $schema=...` complete
+ * and flag fields with it.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-
 import { type COMMON, CONFIG_KEY, KEY } from "../../provider/handler-sets/format";
 import {
   type FieldRule,
@@ -17,9 +14,6 @@ import {
   RULE_PATTERNS,
   fieldsOf,
 } from "../../sdk/client/domain/catalog";
-
-/** The committed file, relative to the repository root; the package ships it. */
-export const SCHEMA_FILE = join("docs", "handler-set.schema.json");
 
 // A plain YAML scalar such as +15551234567 or -100123 reads as a number; the set takes its spelling.
 const TEXT = { type: ["string", "number"] };
@@ -109,10 +103,4 @@ export function handlerSetSchema(): object {
 /** The schema as the committed file holds it. */
 export function handlerSetSchemaJson(): string {
   return `${JSON.stringify(handlerSetSchema(), null, 2)}\n`;
-}
-
-if (require.main === module) {
-  // From dist/scripts/generate/ three levels up is the repository root.
-  writeFileSync(join(__dirname, "..", "..", "..", SCHEMA_FILE), handlerSetSchemaJson());
-  process.stdout.write(`wrote ${SCHEMA_FILE}\n`);
 }

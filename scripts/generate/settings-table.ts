@@ -1,7 +1,7 @@
-#!/usr/bin/env node
 /**
- * Prints the configuration tables of README.md and docs/provider.md from the table of settings
- * (`npm run docs:settings`); a unit test keeps both files in step with it.
+ * The docs' tables of settings from the table of settings: README.md's configuration keys, and every
+ * setting the provider reads in docs/provider.md and docs/installation-configuration.md
+ * (`npm run generate` writes them).
  */
 import { SETTINGS, type Setting } from "../../sdk/client/domain/settings";
 
@@ -49,10 +49,4 @@ export function providerSettingsTable(): string {
     );
   }
   return lines.join("\n");
-}
-
-if (require.main === module) {
-  process.stdout.write(
-    `README.md:\n\n${readmeSettingsTable()}\n\ndocs/provider.md:\n\n${providerSettingsTable()}\n`,
-  );
 }

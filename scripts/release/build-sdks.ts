@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 
 import { type ProgressLog, step, toStderr } from "../support/progress";
-import { SCHEMA_FILE } from "../generate/pulumi-schema";
+import { PLUGIN_SCHEMA_FILE } from "../generate/generate";
 import { REPOSITORY_ROOT } from "../support/user-project";
 
 const run = promisify(execFile);
@@ -97,7 +97,14 @@ export async function generateSdks(options: SdkOptions = CHECKOUT_SDKS): Promise
   const log = options.log ?? (() => undefined);
   const version = options.version ?? (await packageVersion());
   const generators = await buildGenerators(options.toolsDir, log);
-  const args = ["-schema", join(REPOSITORY_ROOT, SCHEMA_FILE), "-version", version, "-out", options.outDir];
+  const args = [
+    "-schema",
+    join(REPOSITORY_ROOT, PLUGIN_SCHEMA_FILE),
+    "-version",
+    version,
+    "-out",
+    options.outDir,
+  ];
   // One after the other: each takes well under a second, and progress stays one step at a time.
   const reports: string[] = [];
   for (const [i, generator] of generators.entries()) {
