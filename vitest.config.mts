@@ -3,8 +3,8 @@ import { join, relative } from "node:path";
 
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
-import { findPostgresBin } from "./scripts/postgres.js";
-import { projectCache } from "./scripts/project-cache.js";
+import { findPostgresBin } from "./scripts/support/postgres.js";
+import { projectCache } from "./scripts/support/project-cache.js";
 
 // Node.js's on-disk compile cache, for every process the tests start (servers, the Pulumi CLI's
 // programs and providers, users' commands): each loads @pulumi/pulumi again, and compiling it took

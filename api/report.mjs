@@ -1,6 +1,7 @@
-// The API report of each export path of package.json: `npm run api:report` writes api/<name>.api.md
-// from the built declarations, `--check` (test/integration/api-report.test.ts) fails when one differs
-// from what is committed. Plain JavaScript beside its reports: it reads the build, it is not part of it.
+// The API report of each export path of package.json: `npm run generate` runs it to write
+// api/<name>.api.md from the built declarations, `--check` (test/integration/api-report.test.ts)
+// fails when one differs from what is committed. Plain JavaScript beside its reports: it reads the
+// build, it is not part of it.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -12,7 +13,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
 const CONFIG = join(HERE, "api-extractor.json");
 const PACKAGE_JSON = join(ROOT, "package.json");
-const UPDATE = "npm run api:report";
+const UPDATE = "npm run generate";
 
 /**
  * Every export path with code behind it, its report's name (`.` is `index`, `./provider/runtime` is

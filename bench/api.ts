@@ -10,7 +10,7 @@
 import { arch, availableParallelism, cpus, loadavg, platform, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import { Agent, request } from "undici";
-import { HANDLER_TYPE_NAMES } from "../sdk/client/catalog";
+import { HANDLER_TYPE_NAMES } from "../sdk/client/domain/catalog";
 import { NotificationHandlersClient } from "../sdk/client/client";
 import { type Summary, medianIndex, run, seededRandom, summarize } from "./measure";
 import { startBenchServer } from "./server";

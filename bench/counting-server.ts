@@ -9,7 +9,7 @@ import { fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 
-import { formatDatetime } from "../sdk/client/resources/handler-encoding";
+import { formatDatetime } from "../sdk/client/domain/resources/handler-encoding";
 import { buildApp, openSqliteRepository } from "../server";
 
 /** Requests served since the last {@link CountingServer.take}, by kind. */

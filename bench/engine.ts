@@ -32,8 +32,8 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 
-import { type Engine, enginePath, ensureEngine } from "../scripts/engine";
-import { mustRun } from "../scripts/user-project";
+import { type Engine, enginePath, ensureEngine } from "../scripts/engine/engine";
+import { mustRun } from "../scripts/support/user-project";
 import { loadAverage, out } from "./measure";
 import { type CountingServer, type Served, startCountingServer } from "./counting-server";
 import { PROFILE_DIR_ENV, PROFILE_LABEL_ENV } from "./cpu-profile-hook";
@@ -49,7 +49,7 @@ import {
 import { DescendantCpu, canMeasureDescendants } from "./process-cpu";
 import { installTarball, packCheckout, packRevision } from "./installs";
 import { buildPluginFolders } from "./yaml-project";
-import { MAX_RESULTS_PER_PAGE } from "../sdk/client/list-rules";
+import { MAX_RESULTS_PER_PAGE } from "../sdk/client/domain/list-rules";
 
 const ROOT = resolve(__dirname, "..", "..");
 const DEFAULT_HANDLERS = 100;

@@ -15,8 +15,8 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { mustRun, packPackages, REPOSITORY_ROOT } from "../scripts/user-project";
-import { projectCache } from "../scripts/project-cache";
+import { mustRun, packPackages, REPOSITORY_ROOT } from "../scripts/support/user-project";
+import { projectCache } from "../scripts/support/project-cache";
 
 /** A package installed for the benchmark. */
 export interface Install {

@@ -1,7 +1,7 @@
 /**
  * A plugin of the `notification-handlers` package that does nothing, for `bench:engine --yaml`: the
  * same gRPC plumbing (`provider/plugin/serve.ts`), handshake (`provider/plugin/lifecycle.ts`) and
- * single-executable build (`scripts/build-plugin.ts`) as the real plugin, with operations that answer
+ * single-executable build (`scripts/release/build-plugin.ts`) as the real plugin, with operations that answer
  * at once without I/O. Set beside the real plugin, it shows what the engine and the plugin's plumbing
  * cost by themselves. GetPluginInfo and GetSchema are the real plugin's, so Pulumi YAML checks the
  * same program against the same schema.

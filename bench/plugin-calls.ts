@@ -29,7 +29,7 @@ import { encodeProperties, secret } from "../provider/plugin/properties";
 import { SECRET_INPUTS, SECRET_OUTPUTS } from "../provider/core/secret-properties";
 import { HANDLER_RESOURCE_TOKEN } from "../provider/tokens";
 import { NotificationHandlersClient } from "../sdk/client/client";
-import { readWholeAccount } from "../sdk/client/whole-account";
+import { readWholeAccount } from "../sdk/client/domain/whole-account";
 import { startBenchServer } from "./server";
 
 /** CPU milliseconds of one process: to its port, for CheckConfig and Configure, for the calls. */

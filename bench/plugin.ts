@@ -17,7 +17,7 @@ import { GetSchemaRequest } from "@pulumi/pulumi/proto/provider_pb";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 
 import { PLUGIN_EXECUTABLE } from "../provider/tokens";
-import { pluginTarball } from "../scripts/build-plugin";
+import { pluginTarball } from "../scripts/release/build-plugin";
 import { type CallsCpu, canMeasureProcessCpu, measureCalls, median } from "./plugin-calls";
 import { buildPluginFolders } from "./yaml-project";
 

@@ -25,15 +25,15 @@ import {
   PLUGIN_EXECUTABLE,
   REPOSITORY_URL,
 } from "../provider/tokens";
-import { type Engine, enginePath, ensureEngine } from "../scripts/engine";
-import { machinePlatform, pluginTarballName } from "../scripts/build-plugin";
-import { releaseFolder } from "../scripts/release";
-import { REPOSITORY_ROOT, applyEnvironment, mustRun } from "../scripts/user-project";
+import { type Engine, enginePath, ensureEngine } from "../scripts/engine/engine";
+import { machinePlatform, pluginTarballName } from "../scripts/release/build-plugin";
+import { releaseFolder } from "../scripts/release/release";
+import { REPOSITORY_ROOT, applyEnvironment, mustRun } from "../scripts/support/user-project";
 import {
   pluginDownloadEnvironment,
   startRefusingProxy,
   startReleaseServer,
-} from "../scripts/release-stand-in";
+} from "../scripts/release/stand-in";
 import { loadAverage, out } from "./measure";
 import { type CountingServer, startCountingServer } from "./counting-server";
 import { median } from "./plugin-calls";

@@ -4,8 +4,8 @@
  * would take longer than the measurements themselves).
  */
 import type { AddressInfo } from "node:net";
-import { HANDLER_TYPE_NAMES, type FieldRule, fieldsOf } from "../sdk/client/catalog";
-import { formatDatetime } from "../sdk/client/resources/handler-encoding";
+import { HANDLER_TYPE_NAMES, type FieldRule, fieldsOf } from "../sdk/client/domain/catalog";
+import { formatDatetime } from "../sdk/client/domain/resources/handler-encoding";
 import { buildApp, openSqliteRepository } from "../server";
 
 /** A listening server and what a client needs to call it. */

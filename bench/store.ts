@@ -4,7 +4,7 @@
  * instance on an SQLite file (the default), one on PostgreSQL, and three on one PostgreSQL
  * database behind a round-robin client. Every instance is a `notification-handlers-server serve`
  * process of its own, so three instances can use more than one core; PostgreSQL is a throwaway
- * server on 127.0.0.1 (scripts/postgres.ts), durable as a deployment is (every commit synced, as
+ * server on 127.0.0.1 (scripts/support/postgres.ts), durable as a deployment is (every commit synced, as
  * SQLite's synchronous=FULL does). The rate limit is on but out of reach, so every request pays for
  * counting (in memory for SQLite, a row update in the database for PostgreSQL).
  *
@@ -17,7 +17,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Agent, request } from "undici";
-import { type LocalPostgres, startPostgres } from "../scripts/postgres";
+import { type LocalPostgres, startPostgres } from "../scripts/support/postgres";
 import { run, seededRandom, summarize } from "./measure";
 
 const CLI = join(__dirname, "..", "server", "main.js");

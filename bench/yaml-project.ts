@@ -1,6 +1,6 @@
 /**
  * The Pulumi YAML side of `bench:engine --yaml`: the plugin and the no-op plugin (`noop-plugin.ts`),
- * both built by `scripts/build-plugin.ts` into a single executable under the package's plugin name,
+ * both built by `scripts/release/build-plugin.ts` into a single executable under the package's plugin name,
  * and the program of N handlers that runs on either.
  */
 import { execFileSync } from "node:child_process";
@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { HANDLER_RESOURCE_TOKEN, PACKAGE_NAME } from "../provider/tokens";
-import { buildPlugin } from "../scripts/build-plugin";
-import { REPOSITORY_ROOT } from "../scripts/user-project";
+import { buildPlugin } from "../scripts/release/build-plugin";
+import { REPOSITORY_ROOT } from "../scripts/support/user-project";
 
 /** The folders holding each plugin's executable, as a project's `plugins.providers` names them. */
 export interface PluginFolders {

@@ -11,9 +11,9 @@ import {
   fieldsOf,
   isHandlerType,
   nameViolation,
-} from "../sdk/client/catalog";
-import { equalAfterCleaning } from "../sdk/client/cleaning";
-import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/resources/handler-parsing";
+} from "../sdk/client/domain/catalog";
+import { equalAfterCleaning } from "../sdk/client/domain/cleaning";
+import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/domain/resources/handler-parsing";
 
 /** A type-specific value of an exported handler. */
 type ExportedField =

@@ -16,9 +16,9 @@ import {
   AuthenticationError,
   NotificationHandlersError,
   ServiceNotFoundError,
-} from "../sdk/client/errors";
+} from "../sdk/client/core/errors";
 import { CONFIG_KEYS } from "../provider/for-cli";
-import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/client/settings";
+import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/client/domain/settings";
 import { type CliIo, CommandError, UsageError, parseCommandLine } from "./io";
 import { OutputFolder } from "./export-folder";
 import { type ExportPlan, planExport } from "./export-plan";
@@ -36,7 +36,7 @@ import {
   parseUpdateStrategy,
   strategyLine,
 } from "./update-strategy";
-import { readWholeAccount, type WholeAccount } from "../sdk/client/whole-account";
+import { readWholeAccount, type WholeAccount } from "../sdk/client/domain/whole-account";
 
 export const EXPORT_USAGE = `Usage:
   ${API_KEY_ENV}=... notification-handlers export --base-url URL --out DIR [--stack NAME]

@@ -15,7 +15,7 @@
  * - A pending operation of any other resource is refused: this command does not know its provider.
  */
 import { desiredFrom, differences, toLive } from "../provider/for-cli";
-import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/domain/resources/handler-parsing";
 import {
   type Deployment,
   type PendingOperation,

@@ -17,8 +17,8 @@ import {
   requireConnection,
 } from "../provider/for-cli";
 import { NotificationHandlersClient } from "../sdk/client/client";
-import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/resources/handler-parsing";
-import { readWholeAccount } from "../sdk/client/whole-account";
+import type { NotificationHandlerRecord as ApiHandler } from "../sdk/client/domain/resources/handler-parsing";
+import { readWholeAccount } from "../sdk/client/domain/whole-account";
 import { type CliIo, CommandError, UsageError, parseCommandLine } from "./io";
 import { applyRecovery } from "./recover-edit";
 import { type Decision, planRecovery } from "./recover-plan";

@@ -20,7 +20,7 @@ import {
   parseDriftNotes,
   SHOWN_SECRET,
 } from "../provider/for-cli";
-import { ALL_FIELDS } from "../sdk/client/catalog";
+import { ALL_FIELDS } from "../sdk/client/domain/catalog";
 import { type CliIo, CommandError, UsageError, parseCommandLine, readAll } from "./io";
 import { markdownText } from "./markdown";
 

@@ -7,9 +7,9 @@
  * versions apart, so 2023 instances get `replace` too (it works there as well). `--update-strategy`
  * overrides the detection. No I/O.
  */
-import type { ListDialect } from "../sdk/client/whole-account";
+import type { ListDialect } from "../sdk/client/domain/whole-account";
 import { CONFIG_KEYS } from "../provider/for-cli";
-import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/client/settings";
+import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/client/domain/settings";
 
 /** The strategy the export sets, what decided it, and what the site's lists looked like. */
 export interface StrategyChoice {

@@ -16,7 +16,7 @@ export {
 } from "./dynamic/resource";
 export { HandlerSet, type HandlerSetArgs, HandlerSetError } from "./dynamic/handler-set";
 export type { SetProblem } from "./handler-sets/format";
-export type { UpdateStrategy } from "../sdk/client/settings";
+export type { UpdateStrategy } from "../sdk/client/domain/settings";
 export {
   type GetNotificationHandlerOutputArgs,
   getNotificationHandler,

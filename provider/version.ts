@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 
 import { NPM_PACKAGE } from "./tokens";
 
-/** The version the single executable was built with (scripts/build-plugin.ts); unset under plain Node.js. */
+/** The version the single executable was built with (scripts/release/build-plugin.ts); unset under plain Node.js. */
 declare const PLUGIN_VERSION: string | undefined;
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Regular expressions for the OpenAPI document (openapi.ts) where JSON Schema's own keywords cannot
  * say what the server's checks decide: lengths in UTF-16 code units after trimming, and whole numbers
- * up to a bound (URLs are the catalog's own pattern, sdk/client/url-pattern.ts). ECMAScript syntax
+ * up to a bound (URLs are the catalog's own pattern, sdk/client/domain/url-pattern.ts). ECMAScript syntax
  * read with the `u` flag, as JSON Schema 2020-12 asks; test/unit/openapi.test.ts holds each one to
  * the check it describes.
  */

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 description of the reference service (docs/api.md#openapi-document), generated from the
  * handler-type catalog as the validation is: a new type or field shows up here with no edit. The
- * server serves it at `GET /api/openapi.json`; `npm run docs:openapi` writes `docs/openapi.json`.
+ * server serves it at `GET /api/openapi.json`; `npm run generate` writes `docs/openapi.json`.
  */
 import {
   ALL_FIELDS,

@@ -5,10 +5,10 @@
  * CLI. The server's files import these names as `#shared` (server/package.json); each package's build
  * compiles what it uses into its own dist/.
  */
-export * from "../sdk/client/catalog";
-export * from "../sdk/client/cleaning";
-export * from "../sdk/client/list-rules";
-export { anyCase, numeralUpTo } from "../sdk/client/url-pattern";
-export { RATE_LIMIT_WINDOW_MS } from "../sdk/client/rate-limit";
-export { formatDatetime } from "../sdk/client/resources/handler-encoding";
+export * from "../sdk/client/domain/catalog";
+export * from "../sdk/client/domain/cleaning";
+export * from "../sdk/client/domain/list-rules";
+export { anyCase, numeralUpTo } from "../sdk/client/domain/url-pattern";
+export { RATE_LIMIT_WINDOW_MS } from "../sdk/client/core/rate-limit";
+export { formatDatetime } from "../sdk/client/domain/resources/handler-encoding";
 export { UsageError, parseCommandLine, reportFailure } from "./command-line";

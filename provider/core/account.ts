@@ -3,8 +3,8 @@
  * with ceil(N/1000) list requests and kept in step with the provider's own writes, and the claims,
  * the handlers that a resource of this process manages, which adoption and recovery never take.
  */
-import { NotFoundError } from "../../sdk/client/errors";
-import { readWholeAccount } from "../../sdk/client/whole-account";
+import { NotFoundError } from "../../sdk/client/core/errors";
+import { readWholeAccount } from "../../sdk/client/domain/whole-account";
 import type { HandlersApi } from "./handlers-api";
 import { type LiveHandler, toLive } from "./inputs";
 

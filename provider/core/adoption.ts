@@ -2,7 +2,7 @@
  * Adoption: `adopt: true` takes over the one unclaimed handler of the same name and type, `adopt:
  * <id>` that handler. It applies to a resource's first create only (the caller knows a replacement).
  */
-import { equalAfterCleaning } from "../../sdk/client/cleaning";
+import { equalAfterCleaning } from "../../sdk/client/domain/cleaning";
 import type { SiteContext } from "./context";
 import type { Desired, HandlerInputs, LiveHandler } from "./inputs";
 

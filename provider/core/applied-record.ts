@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 
-import { fieldsOf } from "../../sdk/client/catalog";
+import { fieldsOf } from "../../sdk/client/domain/catalog";
 import type { Difference, Origin } from "./drift-note";
 import type { Desired, LiveHandler } from "./inputs";
 

@@ -1,37 +1,69 @@
 /**
  * The provider's configuration: its stack config keys, read with their environment fallbacks and
- * defaults from the table of settings (sdk/client/settings.ts), the client a connection gets under it, and
- * the message that says how to set a missing connection. The dynamic provider (`configure()`) and the
- * lookups (the program's config) read through the same function and build their clients alike.
+ * defaults from the table of settings (sdk/client/domain/settings.ts), the client a connection gets
+ * under it, and the message that says how to set a missing connection. The dynamic provider
+ * (`configure()`) and the lookups (the program's config) read through the same function and build
+ * their clients alike.
  */
 import type { ClientOptions } from "../../sdk/client/client-options";
 import {
   type Environment,
   SETTINGS,
   type Setting,
-  type UpdateStrategy,
+  type SettingRule,
   readSetting,
-} from "../../sdk/client/settings";
+} from "../../sdk/client/domain/settings";
 
-/** Stack configuration keys of the provider. */
-export const CONFIG_KEYS = {
-  baseUrl: SETTINGS.baseUrl.configKey,
-  apiKey: SETTINGS.apiKey.configKey,
-  updateStrategy: SETTINGS.updateStrategy.configKey,
-  requestTimeoutMs: SETTINGS.requestTimeoutMs.configKey,
-  maxRetries: SETTINGS.providerMaxRetries.configKey,
+/**
+ * The provider's settings, the table's with a configuration key, each by its name in
+ * {@link ProviderSettings}; the keys, the settings' type and their reading derive from it.
+ */
+const PROVIDER_SETTINGS = {
+  baseUrl: SETTINGS.baseUrl,
+  apiKey: SETTINGS.apiKey,
+  updateStrategy: SETTINGS.updateStrategy,
+  /** Timeout of one request attempt, in milliseconds. */
+  timeoutMs: SETTINGS.requestTimeoutMs,
+  /** Retries of each request that may be retried, after the first attempt. */
+  maxRetries: SETTINGS.providerMaxRetries,
 } as const;
 
-/** What the provider is configured with; the connection may still be missing. */
-export interface ProviderSettings {
-  baseUrl: string | undefined;
-  apiKey: string | undefined;
-  updateStrategy: UpdateStrategy;
-  /** Timeout of one request attempt, in milliseconds. */
-  timeoutMs: number;
-  /** Retries of each request that may be retried, after the first attempt. */
-  maxRetries: number;
+type ProviderSetting = (typeof PROVIDER_SETTINGS)[keyof typeof PROVIDER_SETTINGS];
+
+/** A configuration key without the package's prefix, as the plugin's schema names it. */
+type ShortKey<K> = K extends `${string}:${infer Short}` ? Short : never;
+
+/** A setting's value: undefined when it is not given, unless it has a default. */
+type ValueOf<S> = S extends { readonly rule: SettingRule<infer T> }
+  ? S extends { readonly default: unknown }
+    ? T
+    : T | undefined
+  : never;
+
+/** A setting of the provider: its name in ProviderSettings, its key without the prefix, the setting. */
+interface Entry {
+  name: string;
+  key: string;
+  setting: Setting<unknown> & { configKey: string };
 }
+
+const ENTRIES: Entry[] = Object.entries(PROVIDER_SETTINGS).map(([name, setting]) => ({
+  name,
+  key: setting.configKey.slice(setting.configKey.indexOf(":") + 1),
+  setting,
+}));
+
+/** Stack configuration keys of the provider, by the key without the package's prefix. */
+export const CONFIG_KEYS = Object.fromEntries(
+  ENTRIES.map(({ key, setting }) => [key, setting.configKey]),
+) as {
+  readonly [S in ProviderSetting as ShortKey<S["configKey"]>]: S["configKey"];
+};
+
+/** What the provider is configured with; the connection may still be missing. */
+export type ProviderSettings = {
+  -readonly [N in keyof typeof PROVIDER_SETTINGS]: ValueOf<(typeof PROVIDER_SETTINGS)[N]>;
+};
 
 /** A complete connection to one site. */
 export interface Connection {
@@ -42,15 +74,6 @@ export interface Connection {
 /** Reads a config key; an empty value counts as unset. */
 export type ConfigGetter = (key: string) => string | undefined;
 
-/** Each setting of the provider, by its name in {@link CONFIG_KEYS}. */
-const PROVIDER_SETTINGS = {
-  baseUrl: SETTINGS.baseUrl,
-  apiKey: SETTINGS.apiKey,
-  updateStrategy: SETTINGS.updateStrategy,
-  requestTimeoutMs: SETTINGS.requestTimeoutMs,
-  maxRetries: SETTINGS.providerMaxRetries,
-} as const;
-
 /** Where a setting of the provider is read from: its config key, then its environment variable. */
 const from = <T>(setting: Setting<T> & { configKey: string }, get: ConfigGetter, env: Environment) => ({
   name: setting.configKey,
@@ -60,14 +83,9 @@ const from = <T>(setting: Setting<T> & { configKey: string }, get: ConfigGetter,
 
 /** The settings from stack config, each key falling back to its environment variable, then its default. */
 export function readSettings(get: ConfigGetter, env: Environment = process.env): ProviderSettings {
-  const { baseUrl, apiKey, updateStrategy, requestTimeoutMs, maxRetries } = PROVIDER_SETTINGS;
-  return {
-    baseUrl: readSetting(baseUrl, from(baseUrl, get, env)),
-    apiKey: readSetting(apiKey, from(apiKey, get, env)),
-    updateStrategy: readSetting(updateStrategy, from(updateStrategy, get, env)),
-    timeoutMs: readSetting(requestTimeoutMs, from(requestTimeoutMs, get, env)),
-    maxRetries: readSetting(maxRetries, from(maxRetries, get, env)),
-  };
+  return Object.fromEntries(
+    ENTRIES.map(({ name, setting }) => [name, readSetting(setting, from(setting, get, env))]),
+  ) as ProviderSettings;
 }
 
 /** A failed configuration check: the key (without the namespace) and the rule it breaks. */
@@ -79,10 +97,9 @@ export interface SettingFailure {
 /** Every setting that breaks its rule, each named, where {@link readSettings} stops at the first. */
 export function settingsFailures(get: ConfigGetter, env: Environment = process.env): SettingFailure[] {
   const failures: SettingFailure[] = [];
-  for (const [key, setting] of Object.entries(PROVIDER_SETTINGS)) {
+  for (const { key, setting } of ENTRIES) {
     try {
-      const checked = setting as Setting<unknown> & { configKey: string };
-      readSetting(checked, from(checked, get, env));
+      readSetting(setting, from(setting, get, env));
     } catch (error) {
       failures.push({ key: key as SettingFailure["key"], reason: (error as Error).message });
     }

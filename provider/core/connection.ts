@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 
-import { withoutCredentials } from "../../sdk/client/redaction";
+import { withoutCredentials } from "../../sdk/client/core/redaction";
 import type { Connection } from "./config";
 import type { CheckFailure, HandlerInputs } from "./inputs";
 import { UNKNOWN } from "./inputs";

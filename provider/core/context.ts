@@ -18,7 +18,7 @@ import {
 import { UNKNOWN_CONNECTION, connectionId, describeConnection } from "./connection";
 import { type Note, noteToStderr, pacingNotes } from "./diagnostics";
 import type { HandlersApi } from "./handlers-api";
-import type { UpdateStrategy } from "../../sdk/client/settings";
+import type { UpdateStrategy } from "../../sdk/client/domain/settings";
 import type { HandlerInputs, LiveHandler } from "./inputs";
 import { DEFAULT_BATCH_WINDOW_MS, DEFAULT_MAX_WAIT_MS, ReadBack } from "./read-back";
 import { CreatesInFlight } from "./recovery";

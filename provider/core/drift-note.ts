@@ -11,7 +11,7 @@
  *       slack: live [secret], desired [secret] (changed outside the code)
  *     handler 13 ("Pager") no longer exists in the API; it will be created again
  */
-import { ALL_FIELDS } from "../../sdk/client/catalog";
+import { ALL_FIELDS } from "../../sdk/client/domain/catalog";
 
 /**
  * Who made a field differ: the code (since the last deploy), someone outside it, or both; unknown

@@ -2,10 +2,10 @@
  * The queries behind the lookups (`getNotificationHandler`, `getNotificationHandlers`), over any
  * handlers API: the program's lookups (`../dynamic/lookup`) and the plugin's invokes run the same code.
  */
-import type { HandlerType } from "../../sdk/client/catalog";
-import { equalAfterCleaning } from "../../sdk/client/cleaning";
-import { MAX_RESULTS_PER_PAGE } from "../../sdk/client/list-rules";
-import type { NotificationHandlerListParams } from "../../sdk/client/resources/handler-params";
+import type { HandlerType } from "../../sdk/client/domain/catalog";
+import { equalAfterCleaning } from "../../sdk/client/domain/cleaning";
+import { MAX_RESULTS_PER_PAGE } from "../../sdk/client/domain/list-rules";
+import type { NotificationHandlerListParams } from "../../sdk/client/domain/resources/handler-params";
 import type { HandlersApi } from "./handlers-api";
 import { type LiveHandler, toLive } from "./inputs";
 

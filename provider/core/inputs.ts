@@ -11,10 +11,10 @@ import {
   isHandlerType,
   nameViolation,
   typeOfField,
-} from "../../sdk/client/catalog";
-import { equalAfterCleaning } from "../../sdk/client/cleaning";
-import type { NotificationHandlerRecord as ApiHandler } from "../../sdk/client/resources/handler-parsing";
-import { SETTINGS, UPDATE_STRATEGIES, type UpdateStrategy } from "../../sdk/client/settings";
+} from "../../sdk/client/domain/catalog";
+import { equalAfterCleaning } from "../../sdk/client/domain/cleaning";
+import type { NotificationHandlerRecord as ApiHandler } from "../../sdk/client/domain/resources/handler-parsing";
+import { SETTINGS, UPDATE_STRATEGIES, type UpdateStrategy } from "../../sdk/client/domain/settings";
 import { type Difference, SHOWN_SECRET } from "./drift-note";
 
 /** The resource's inputs as the provider receives them (secrets unwrapped, defaults not yet applied). */

@@ -6,7 +6,7 @@
  * results are the core's own types: the dynamic provider's host takes them as they are, the plugin
  * encodes them.
  */
-import { ALL_FIELDS, fieldsOf } from "../../sdk/client/catalog";
+import { ALL_FIELDS, fieldsOf } from "../../sdk/client/domain/catalog";
 import { claimHandlerToAdopt, findHandlerToAdopt } from "./adoption";
 import { APPLIED_KEY, appliedRecord, withOrigins } from "./applied-record";
 import { type Connection, requireConnection } from "./config";

@@ -19,10 +19,10 @@
  * writes, on a loaded machine too, and when a rate limit paces them one a second. A create-up of N
  * handlers costs N writes and about N / parallelism lists.
  */
-import type { Page } from "../../sdk/client/pagination";
-import type { NotificationHandlerRecord as ApiHandler } from "../../sdk/client/resources/handler-parsing";
+import type { Page } from "../../sdk/client/core/pagination";
+import type { NotificationHandlerRecord as ApiHandler } from "../../sdk/client/domain/resources/handler-parsing";
 import type { Account } from "./account";
-import { MAX_RESULTS_PER_PAGE } from "../../sdk/client/list-rules";
+import { MAX_RESULTS_PER_PAGE } from "../../sdk/client/domain/list-rules";
 import type { HandlersApi } from "./handlers-api";
 import { type LiveHandler, toLive } from "./inputs";
 

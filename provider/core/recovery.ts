@@ -15,8 +15,8 @@
  * - A create of the same values still in flight may have made the newest match: the search waits
  *   for it to settle (and claim its handler) first.
  */
-import { CreateOutcomeUnknownError, InternalServerError } from "../../sdk/client/errors";
-import { MAX_RESULTS_PER_PAGE } from "../../sdk/client/list-rules";
+import { CreateOutcomeUnknownError, InternalServerError } from "../../sdk/client/core/errors";
+import { MAX_RESULTS_PER_PAGE } from "../../sdk/client/domain/list-rules";
 import type { Account } from "./account";
 import type { HandlersApi } from "./handlers-api";
 import { type Desired, type LiveHandler, differences, toLive } from "./inputs";

@@ -1,5 +1,5 @@
 /** How a create recognizes the resource a diff saw: the engine gives the dynamic provider's create no URN. */
-import { fieldByName } from "../../sdk/client/catalog";
+import { fieldByName } from "../../sdk/client/domain/catalog";
 import { type HandlerInputs, desiredFrom } from "./inputs";
 import { type ResourceOptions, ignoredBy } from "./resource-options";
 

@@ -2,7 +2,7 @@
  * Which of the resource's properties are kept secret, for both providers: the resource marks them (the
  * dynamic provider), the plugin wraps them in what it sends back to the engine.
  */
-import { ALL_FIELDS, HANDLER_TYPE_NAMES, fieldsOf, isHandlerType } from "../../sdk/client/catalog";
+import { ALL_FIELDS, HANDLER_TYPE_NAMES, fieldsOf, isHandlerType } from "../../sdk/client/domain/catalog";
 import { APPLIED_KEY } from "./applied-record";
 import { CONNECTION_PROPERTY } from "./connection";
 

@@ -2,7 +2,7 @@
  * Writes and their verification: every create, update and delete is checked against what the server
  * stored, and a failure after a handler exists records it (a partial failure) instead of orphaning it.
  */
-import { CreateOutcomeUnknownError, NotFoundError } from "../../sdk/client/errors";
+import { CreateOutcomeUnknownError, NotFoundError } from "../../sdk/client/core/errors";
 import type { SiteContext } from "./context";
 import {
   type Desired,

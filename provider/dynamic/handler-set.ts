@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 
 import { describeProblems, type SetEntry, type SetProblem } from "../handler-sets/format";
 import { entryInputs, readHandlerSet, readSetSecrets } from "../handler-sets/entries";
-import type { UpdateStrategy } from "../../sdk/client/settings";
+import type { UpdateStrategy } from "../../sdk/client/domain/settings";
 import { type ConnectionArgs, NotificationHandler, type NotificationHandlerArgs } from "./resource";
 import { DYNAMIC_HANDLER_SET_TYPE } from "../tokens";
 

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
-import type { Environment } from "../../sdk/client/settings";
+import type { Environment } from "../../sdk/client/domain/settings";
 import { type ConfigGetter, clientOptions, readSettings, requireConnection } from "../core/config";
 
 /**

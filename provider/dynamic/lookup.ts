@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import type { HandlerType } from "../../sdk/client/catalog";
+import type { HandlerType } from "../../sdk/client/domain/catalog";
 import { type NotificationHandlerFilter, findHandler, findHandlers } from "../core/handler-queries";
 import type { LiveHandler } from "../core/inputs";
 import { type LookupOptions, lookupClient } from "./lookup-client";

@@ -10,8 +10,8 @@ import {
   type PropertyOf,
   fieldsOf,
   isHandlerType,
-} from "../../sdk/client/catalog";
-import type { UpdateStrategy } from "../../sdk/client/settings";
+} from "../../sdk/client/domain/catalog";
+import type { UpdateStrategy } from "../../sdk/client/domain/settings";
 import { OPTIONS_KEY, passedOptions } from "./passed-options";
 import { providerSource } from "./provider-source";
 import { PROVIDER_KEY } from "./state-contract";

@@ -4,7 +4,7 @@
  * component of TypeScript programs and the plugin's `Construct` (docs/handler-sets.md), so a set is
  * checked one way whatever the program's language. No Pulumi here: the config arrives as a lookup.
  */
-import { fieldByProperty, fieldViolation } from "../../sdk/client/catalog";
+import { fieldByProperty, fieldViolation } from "../../sdk/client/domain/catalog";
 import { readSetData, readSetFiles, type SetEntry, type SetProblem, type SetReading } from "./format";
 import { matchFiles, readSetSources } from "./sources";
 

@@ -17,7 +17,7 @@ import {
   isHandlerType,
   nameViolation,
   typeOfField,
-} from "../../sdk/client/catalog";
+} from "../../sdk/client/domain/catalog";
 
 /**
  * The YAML library, loaded on first use: a program that imports the package for

@@ -2,7 +2,7 @@
  * The arguments of the plugin's two functions, checked as they arrive from the engine (any program's
  * values): each failure names the argument and its rule.
  */
-import { HANDLER_TYPE_NAMES, isHandlerType } from "../../sdk/client/catalog";
+import { HANDLER_TYPE_NAMES, isHandlerType } from "../../sdk/client/domain/catalog";
 import type { CheckFailure } from "../core/inputs";
 import type { NotificationHandlerFilter, NotificationHandlerName } from "../core/handler-queries";
 import type { PropertyValues } from "./properties";

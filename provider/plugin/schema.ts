@@ -1,7 +1,7 @@
 /**
  * The Pulumi package schema of the `notification-handlers` plugin, built from the handler-type catalog:
  * the `NotificationHandler` resource, its lookups, the provider's configuration and the settings of the
- * SDKs generated from it. No I/O: `scripts/pulumi-schema.ts` writes it to `provider/schema.json`, and
+ * SDKs generated from it. No I/O: `npm run generate` writes it to `provider/schema.json`, and
  * the plugin answers the engine's GetSchema with it.
  */
 import {
@@ -10,8 +10,13 @@ import {
   HANDLER_TYPE_NAMES,
   NAME_MAX_LENGTH,
   RULE_DESCRIPTIONS,
-} from "../../sdk/client/catalog";
-import { type Setting, SETTINGS, type UpdateStrategy, UPDATE_STRATEGIES } from "../../sdk/client/settings";
+} from "../../sdk/client/domain/catalog";
+import {
+  type Setting,
+  SETTINGS,
+  type UpdateStrategy,
+  UPDATE_STRATEGIES,
+} from "../../sdk/client/domain/settings";
 import {
   GET_HANDLERS_TOKEN,
   GET_HANDLER_TOKEN,

@@ -4,8 +4,8 @@
  */
 
 import type { Dispatcher } from "undici";
-import { MissingConfigurationError } from "./errors";
-import { type Environment, SETTINGS, type SettingSource, readSetting } from "./settings";
+import { MissingConfigurationError } from "./core/errors";
+import { type Environment, SETTINGS, type SettingSource, readSetting } from "./domain/settings";
 
 /** Environment variable read when `baseURL` is not given. */
 export const BASE_URL_ENV = SETTINGS.baseUrl.env;

@@ -6,13 +6,13 @@
  */
 
 import { inspect } from "node:util";
-import type { APIRequest, APIResponse, Requester } from "./api-request";
+import type { APIRequest, APIResponse, Requester } from "./core/api-request";
 import { type ClientOptions, checkOptions } from "./client-options";
-import { ClientClosedError } from "./errors";
-import type { PacerState } from "./rate-limit";
-import { withoutCredentials } from "./redaction";
-import { NotificationHandlers } from "./resources/notification-handlers";
-import { type ClientStats, Transport } from "./transport";
+import { ClientClosedError } from "./core/errors";
+import type { PacerState } from "./core/rate-limit";
+import { withoutCredentials } from "./core/redaction";
+import { NotificationHandlers } from "./domain/resources/notification-handlers";
+import { type ClientStats, Transport } from "./core/transport";
 
 /** The client of the Notification Handlers API. */
 export class NotificationHandlersClient implements Requester {

@@ -8,12 +8,12 @@
 
 export { NotificationHandlersClient } from "./client";
 export type { ClientOptions, Logger } from "./client-options";
-export type { RequestOptions } from "./api-request";
-export type { ClientStats } from "./transport";
-export type { PacerState } from "./rate-limit";
+export type { RequestOptions } from "./core/api-request";
+export type { ClientStats } from "./core/transport";
+export type { PacerState } from "./core/rate-limit";
 
-export { NotificationHandlers } from "./resources/notification-handlers";
-export { NotificationHandlerRecord } from "./resources/handler-parsing";
+export { NotificationHandlers } from "./domain/resources/notification-handlers";
+export { NotificationHandlerRecord } from "./domain/resources/handler-parsing";
 export type {
   DatetimeParam,
   NotificationHandlerCreateParams,
@@ -25,9 +25,9 @@ export type {
   NotificationHandlerUpdateParamsOf,
   NotificationHandlerUpdateResponse,
   NotificationHandlersPage,
-} from "./resources/handler-params";
-export { Page, PagePromise, type PageLinks, type PageMeta } from "./pagination";
-export { type ListDialect, type WholeAccount, readWholeAccount } from "./whole-account";
+} from "./domain/resources/handler-params";
+export { Page, PagePromise, type PageLinks, type PageMeta } from "./core/pagination";
+export { type ListDialect, type WholeAccount, readWholeAccount } from "./domain/whole-account";
 
 export {
   APIConnectionError,
@@ -52,8 +52,8 @@ export {
   UnexpectedResponseError,
   UnsupportedMediaTypeError,
   ValidationError,
-} from "./errors";
-export type { ResponseHeaders } from "./response-headers";
+} from "./core/errors";
+export type { ResponseHeaders } from "./core/response-headers";
 
 // The catalog's table and names: what the parameter types are built from, and what a program may
 // list or show (docs/provider.md#handler-types).
@@ -63,6 +63,6 @@ export {
   HANDLER_TYPE_NAMES,
   HANDLER_TYPES,
   type HandlerType,
-} from "./catalog";
+} from "./domain/catalog";
 
 export { NotificationHandlersClient as default } from "./client";

@@ -3,7 +3,7 @@
  * "Writes" and "Reads"; the choices of docs/api.md#emulation-forms and docs/api.md#emulation-validation).
  *
  * Deployed instances are PHP: they read `$_POST` (the last value of each field; file parts are not
- * fields; names they do not use are ignored), clean every value before storing it (sdk/client/cleaning.ts,
+ * fields; names they do not use are ignored), clean every value before storing it (sdk/client/domain/cleaning.ts,
  * so the stored value is the one reads return), and cut values that are too long instead of
  * refusing them. What still fails, as a 401 with the version's validation title: a missing or empty
  * (after cleaning) `name`, `type` or field of the type, and a field value that breaks its format rule

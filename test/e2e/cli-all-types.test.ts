@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { HANDLER_TYPE_NAMES } from "../../sdk/client/catalog";
+import { HANDLER_TYPE_NAMES } from "../../sdk/client/domain/catalog";
 import { listAll, startExample } from "../support/engine/user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it

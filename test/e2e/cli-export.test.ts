@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 import { NotificationHandlersClient } from "../../sdk/client/client";
-import type { NotificationHandlerCreateParams } from "../../sdk/client/resources/handler-params";
+import type { NotificationHandlerCreateParams } from "../../sdk/client/domain/resources/handler-params";
 import {
   copyExample,
   mustRun,
@@ -29,7 +29,7 @@ import {
   scratchFolder,
   userEnvironment,
   type CommandResult,
-} from "../../scripts/user-project";
+} from "../../scripts/support/user-project";
 import { EMULATED_2026, REFERENCE, type TestServer, startServer } from "../support/engine/stacks";
 import { seedDependencies } from "../support/engine/user-path";
 

@@ -10,7 +10,7 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 
-import { REPOSITORY_ROOT, userEnvironment } from "../../scripts/user-project";
+import { REPOSITORY_ROOT, userEnvironment } from "../../scripts/support/user-project";
 import { listAll, startExample } from "../support/engine/user-path";
 import { type JobRun, readWorkflow, runJob } from "../support/engine/workflow-runner";
 

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 
 import type { NotificationHandlersClient } from "../../sdk/client/client";
-import { REPOSITORY_ROOT } from "../../scripts/user-project";
+import { REPOSITORY_ROOT } from "../../scripts/support/user-project";
 import { expectInstalledAsPinned, listAll, UserSession } from "../support/engine/user-path";
 
 /** pnpm, pinned, run from the npm registry as a user without it installed would. */

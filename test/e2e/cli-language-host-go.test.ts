@@ -8,7 +8,7 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { mustRun } from "../../scripts/user-project";
+import { mustRun } from "../../scripts/support/user-project";
 import { EXIT_3, languageHostProjects, occurrences } from "../support/engine/language-host-project";
 
 /** The Go SDK, at the version of the CLI the engine helper builds. */

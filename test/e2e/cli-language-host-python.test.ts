@@ -10,7 +10,7 @@ import { delimiter, join } from "node:path";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { REPOSITORY_ROOT } from "../../scripts/user-project";
+import { REPOSITORY_ROOT } from "../../scripts/support/user-project";
 import { EXIT_3, languageHostProjects, occurrences } from "../support/engine/language-host-project";
 import { copyPinnedVirtualenv } from "../support/engine/user-path";
 

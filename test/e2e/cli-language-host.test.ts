@@ -11,8 +11,8 @@ import { delimiter, dirname, join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
-import { ensureEngine } from "../../scripts/engine";
-import { REPOSITORY_ROOT, scratchFolder } from "../../scripts/user-project";
+import { ensureEngine } from "../../scripts/engine/engine";
+import { REPOSITORY_ROOT, scratchFolder } from "../../scripts/support/user-project";
 import { EXIT_3, languageHostProjects, occurrences } from "../support/engine/language-host-project";
 
 const TOKEN = "token-value-for-the-host-test";

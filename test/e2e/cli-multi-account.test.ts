@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { NotificationHandlersClient } from "../../sdk/client/client";
-import { NotFoundError } from "../../sdk/client/errors";
+import { NotFoundError } from "../../sdk/client/core/errors";
 import { listAll, startExample } from "../support/engine/user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parse, stringify } from "yaml";
 
 import { HANDLER_RESOURCE_TOKEN, PLUGIN_EXECUTABLE, pluginDownloadUrl } from "../../provider/tokens";
-import { CHECKSUMS_FILE, pluginTarballName } from "../../scripts/build-plugin";
+import { CHECKSUMS_FILE, pluginTarballName } from "../../scripts/release/build-plugin";
 import {
   applyEnvironment,
   type CommandResult,
@@ -27,7 +27,7 @@ import {
   mustRun,
   runCommand,
   scratchFolder,
-} from "../../scripts/user-project";
+} from "../../scripts/support/user-project";
 import { fileBackendEnvironment, startServer, type TestServer } from "../support/engine/stacks";
 import {
   type RefusingProxy,
@@ -36,7 +36,7 @@ import {
   pluginDownloadEnvironment,
   startRefusingProxy,
   startReleaseServer,
-} from "../../scripts/release-stand-in";
+} from "../../scripts/release/stand-in";
 import { storyStep } from "../support/story-step";
 
 const { version } = JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"), "utf8")) as {

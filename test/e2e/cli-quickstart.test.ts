@@ -9,9 +9,9 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { NotFoundError } from "../../sdk/client/errors";
-import { REPOSITORY_ROOT } from "../../scripts/user-project";
-import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
+import { NotFoundError } from "../../sdk/client/core/errors";
+import { REPOSITORY_ROOT } from "../../scripts/support/user-project";
+import type { NotificationHandlerRecord } from "../../sdk/client/domain/resources/handler-parsing";
 import { expectRefusalsKeepSecrets } from "../support/engine/refusals";
 import { storyStep } from "../support/story-step";
 import { installedVersion, listAll, startExample } from "../support/engine/user-path";

@@ -12,8 +12,8 @@ import { basename, join } from "node:path";
 
 import { describe, expect, inject, it, onTestFinished } from "vitest";
 
-import { sha512Integrity } from "../../scripts/release-tools";
-import { PACKAGES, REPOSITORY_ROOT } from "../../scripts/user-project";
+import { sha512Integrity } from "../../scripts/release/tools";
+import { PACKAGES, REPOSITORY_ROOT } from "../../scripts/support/user-project";
 import {
   addRegistryUrls,
   cacheOfPinnedPackages,

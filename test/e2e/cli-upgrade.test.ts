@@ -15,11 +15,11 @@ import { describe, expect, inject, it, onTestFinished } from "vitest";
 
 import { providerSource } from "../../provider/dynamic/provider-source";
 import { HANDLER_RESOURCE_TYPES } from "../../provider/tokens";
-import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
-import { packageVersion, pluginTarballName } from "../../scripts/build-plugin";
-import { type PluginRelease, startPluginRelease } from "../../scripts/release-stand-in";
-import { nameRecordedVersion, recordings, UPGRADE_FIXTURE } from "../../scripts/upgrade-fixture";
-import { REPOSITORY_ROOT, scratchFolder } from "../../scripts/user-project";
+import type { NotificationHandlerRecord } from "../../sdk/client/domain/resources/handler-parsing";
+import { packageVersion, pluginTarballName } from "../../scripts/release/build-plugin";
+import { type PluginRelease, startPluginRelease } from "../../scripts/release/stand-in";
+import { nameRecordedVersion, recordings, UPGRADE_FIXTURE } from "../../scripts/release/upgrade-fixture";
+import { REPOSITORY_ROOT, scratchFolder } from "../../scripts/support/user-project";
 import { storyStep } from "../support/story-step";
 import { listAll, UserSession } from "../support/engine/user-path";
 

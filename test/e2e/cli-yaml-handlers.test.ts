@@ -9,7 +9,7 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/domain/resources/handler-parsing";
 import { storyStep } from "../support/story-step";
 import { listAll, startExample } from "../support/engine/user-path";
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { ALL_FIELDS } from "../../sdk/client/catalog";
+import { ALL_FIELDS } from "../../sdk/client/domain/catalog";
 import { pkg, providerConfig, stackForTest, startServer, type TestServer } from "../support/engine/stacks";
 
 const SECRET_PROPERTIES = new Set(ALL_FIELDS.filter((f) => f.secret).map((f) => f.property));

@@ -18,7 +18,7 @@ import {
   runCommand,
   scratchFolder,
   userEnvironment,
-} from "../../scripts/user-project";
+} from "../../scripts/support/user-project";
 import { seedDependencies } from "../support/engine/user-path";
 
 interface Manifest {
@@ -118,7 +118,7 @@ describe("the packed packages", () => {
     expect(manifest.peerDependencies).toBeUndefined();
     expect(manifest.bin).toEqual({ "notification-handlers-server": "dist/server/main.js" });
     expect(manifest.engines).toEqual({ node: "^22.15.0 || >=23.11.0" });
-    for (const file of ["dist/server/main.js", "dist/shared/index.js", "dist/sdk/client/catalog.js"]) {
+    for (const file of ["dist/server/main.js", "dist/shared/index.js", "dist/sdk/client/domain/catalog.js"]) {
       expect(files).toContain(`package/${file}`);
     }
     expect(files.filter((f) => /^package\/dist\/(cli|provider)\//.test(f))).toEqual([]);

@@ -12,8 +12,8 @@ import { basename, join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
-import { packageVersion } from "../../scripts/build-plugin";
-import { PYTHON_DISTRIBUTION } from "../../scripts/release";
+import { packageVersion } from "../../scripts/release/build-plugin";
+import { PYTHON_DISTRIBUTION } from "../../scripts/release/release";
 import {
   GO_SDK_FOLDER,
   GO_SDK_MODULE,
@@ -22,9 +22,9 @@ import {
   goSdkFromRepository,
   goSdkTag,
   tagGoSdk,
-} from "../../scripts/release-go-tag";
-import { ensurePythonTools, sha512Integrity } from "../../scripts/release-tools";
-import { mustRun, REPOSITORY_ROOT, scratchFolder, userEnvironment } from "../../scripts/user-project";
+} from "../../scripts/release/go-tag";
+import { ensurePythonTools, sha512Integrity } from "../../scripts/release/tools";
+import { mustRun, REPOSITORY_ROOT, scratchFolder, userEnvironment } from "../../scripts/support/user-project";
 import { type NpmRegistryStandIn, startNpmRegistry } from "../support/stand-ins/npm-registry";
 import { type PackageIndex, startPackageIndex } from "../support/stand-ins/package-index";
 import { type JobOptions, readWorkflow, runJob } from "../support/engine/workflow-runner";

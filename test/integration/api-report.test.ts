@@ -28,7 +28,7 @@ function report(...args: string[]): Promise<{ code: number; output: string }> {
 }
 
 describe("the API reports", () => {
-  it("record the public API of every export path as built (else: npm run api:report)", async () => {
+  it("record the public API of every export path as built (else: npm run generate)", async () => {
     const { code, output } = await report("--check");
     expect(code, output).toBe(0);
   }, 120_000); // 2 min: one TypeScript program over the declarations, on a busy machine

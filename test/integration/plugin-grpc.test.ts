@@ -33,7 +33,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pulumiSchema } from "../../provider/plugin/schema";
 import { pluginDownloadUrl } from "../../provider/tokens";
 import { NotificationHandlersClient } from "../../sdk/client/client";
-import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/domain/resources/handler-parsing";
 import { PluginProcess, SECRET, TYPE, UNKNOWN, struct, urnOf } from "../support/plugin-process";
 import { type TestServer, startServer } from "../support/servers/server-under-test";
 

@@ -10,7 +10,7 @@ import { ProviderContext } from "../../provider/core/context";
 import type { HandlerInputs } from "../../provider/core/inputs";
 import * as operations from "../../provider/core/operations";
 import { NotificationHandlersClient } from "../../sdk/client/client";
-import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/domain/resources/handler-parsing";
 import { type FaultProxy, startFaultProxy } from "../support/servers/fault-proxy";
 import { type TestServer, startServer } from "../support/servers/server-under-test";
 

@@ -13,8 +13,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { PACKAGE_NAME, pluginDownloadUrl } from "../../provider/tokens";
-import { generateSdks } from "../../scripts/build-sdks";
-import { ALL_FIELDS } from "../../sdk/client/catalog";
+import { generateSdks } from "../../scripts/release/build-sdks";
+import { ALL_FIELDS } from "../../sdk/client/domain/catalog";
 
 const work = mkdtempSync(join(tmpdir(), "sdk-generation-"));
 const out = join(work, "sdk");

@@ -10,7 +10,7 @@ import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HANDLER_TYPE_NAMES, fieldsOf } from "../../sdk/client/catalog";
+import { HANDLER_TYPE_NAMES, fieldsOf } from "../../sdk/client/domain/catalog";
 import {
   EMULATED_VERSIONS,
   type EmulatedVersion,

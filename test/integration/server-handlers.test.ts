@@ -6,7 +6,7 @@ import {
   type HandlerType,
   RULE_DESCRIPTIONS,
   fieldsOf,
-} from "../../sdk/client/catalog";
+} from "../../sdk/client/domain/catalog";
 import {
   type Answer,
   type TestServer,

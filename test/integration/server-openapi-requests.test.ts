@@ -17,7 +17,7 @@ import {
   RULE_DESCRIPTIONS,
   fieldsOf,
   typeOfField,
-} from "../../sdk/client/catalog";
+} from "../../sdk/client/domain/catalog";
 import { openApiDocument } from "../../server";
 import { TITLES } from "../../server/errors";
 import { LIST_PARAMETERS } from "../../server/schemas/notification-handlers";

@@ -14,22 +14,27 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { PLUGIN_EXECUTABLE, pluginDownloadUrl } from "../../provider/tokens";
-import { CHECKSUMS_FILE, packageVersion, pluginTarballName, sha256File } from "../../scripts/build-plugin";
-import { GO_MODULE, PYTHON_DISTRIBUTION, dotnetZipName, releaseFolder } from "../../scripts/release";
+import {
+  CHECKSUMS_FILE,
+  packageVersion,
+  pluginTarballName,
+  sha256File,
+} from "../../scripts/release/build-plugin";
+import { GO_MODULE, PYTHON_DISTRIBUTION, dotnetZipName, releaseFolder } from "../../scripts/release/release";
 import {
   describeExecutable,
   inspectExecutable,
   peChecksum,
   withPeChecksum,
-} from "../../scripts/release-formats";
+} from "../../scripts/release/formats";
 import {
   RELEASE_TARGETS,
   type ReleaseTarget,
   executableName,
   platformOf,
-} from "../../scripts/release-targets";
-import { RELEASE_CACHE, ensurePythonTools } from "../../scripts/release-tools";
-import { PACKAGES, REPOSITORY_ROOT } from "../../scripts/user-project";
+} from "../../scripts/release/targets";
+import { RELEASE_CACHE, ensurePythonTools } from "../../scripts/release/tools";
+import { PACKAGES, REPOSITORY_ROOT } from "../../scripts/support/user-project";
 
 const run = promisify(execFile);
 const BIG = { maxBuffer: 64 * 1024 * 1024 };

@@ -7,13 +7,13 @@
 import type { HandlersApi } from "../../provider/core/handlers-api";
 import { ProviderContext } from "../../provider/core/context";
 import { readSettings } from "../../provider/core/config";
-import { CreateOutcomeUnknownError, InternalServerError, NotFoundError } from "../../sdk/client/errors";
-import { Page, PagePromise } from "../../sdk/client/pagination";
+import { CreateOutcomeUnknownError, InternalServerError, NotFoundError } from "../../sdk/client/core/errors";
+import { Page, PagePromise } from "../../sdk/client/core/pagination";
 import type {
   NotificationHandlerCreateResponse,
   NotificationHandlerUpdateResponse,
-} from "../../sdk/client/resources/handler-params";
-import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
+} from "../../sdk/client/domain/resources/handler-params";
+import type { NotificationHandlerRecord } from "../../sdk/client/domain/resources/handler-parsing";
 
 /** How a create fails: 500 before storing anything, 500 after storing, or a reset after storing. */
 export type CreateFault = "500-before" | "500-after" | "reset-after";

@@ -4,7 +4,7 @@
  * Basic Multilingual Plane, and values that break the rule. The OpenAPI tests hold the document's
  * verdict on each to the server's, which must be the same.
  */
-import type { FieldRule } from "../../sdk/client/catalog";
+import type { FieldRule } from "../../sdk/client/domain/catalog";
 import type { SeededRandom } from "./seeded-random";
 
 /** A value each rule accepts. */

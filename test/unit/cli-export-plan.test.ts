@@ -10,9 +10,9 @@ import { describe, expect, it } from "vitest";
 import { planExport, programValue, slugOf } from "../../cli/export-plan";
 import { renderProject } from "../../cli/project-files";
 import { chooseUpdateStrategy } from "../../cli/update-strategy";
-import { fieldByProperty } from "../../sdk/client/catalog";
-import { cleanLikeDeployed, equalAfterCleaning } from "../../sdk/client/cleaning";
-import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
+import { fieldByProperty } from "../../sdk/client/domain/catalog";
+import { cleanLikeDeployed, equalAfterCleaning } from "../../sdk/client/domain/cleaning";
+import type { NotificationHandlerRecord } from "../../sdk/client/domain/resources/handler-parsing";
 import { readSetFiles } from "../../provider/handler-sets/format";
 import { checkInputs, desiredFrom, differences, toLive } from "../../provider/core/inputs";
 

@@ -6,7 +6,7 @@ import { type Decision, planRecovery } from "../../cli/recover-plan";
 import { type ExportedState, type StateResource, plainValue, secretValue } from "../../cli/state-json";
 import { CONTRACT_1_SOURCE } from "../../provider/dynamic/provider-source";
 import { DYNAMIC_RESOURCE_TYPE } from "../../provider/tokens";
-import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
+import type { NotificationHandlerRecord } from "../../sdk/client/domain/resources/handler-parsing";
 
 const URN = `urn:pulumi:dev::p::${DYNAMIC_RESOURCE_TYPE}::`;
 const SINCE = new Date("2026-05-01T12:00:00Z");

@@ -10,8 +10,8 @@ import { exportCommand } from "../../cli/export";
 import { type CliIo, UsageError } from "../../cli/io";
 import { configCommands, renderProject } from "../../cli/project-files";
 import { chooseUpdateStrategy, parseUpdateStrategy, strategyLine } from "../../cli/update-strategy";
-import type { NotificationHandlerRecord } from "../../sdk/client/resources/handler-parsing";
-import type { ListDialect } from "../../sdk/client/whole-account";
+import type { NotificationHandlerRecord } from "../../sdk/client/domain/resources/handler-parsing";
+import type { ListDialect } from "../../sdk/client/domain/whole-account";
 
 const SET_REPLACE = "pulumi config set notification-handlers:updateStrategy replace";
 

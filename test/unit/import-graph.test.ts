@@ -115,8 +115,8 @@ describe("the import graph", () => {
 
   it("reads every kind of import, type-only ones included", () => {
     expect(graph.get("sdk/client/index.ts")).toContain("sdk/client/client.ts"); // export ... from
-    expect(graph.get("sdk/client/client.ts")).toContain("sdk/client/transport.ts"); // import
-    expect(graph.get("sdk/client/transport.ts")).toContain("sdk/client/api-request.ts"); // import type
+    expect(graph.get("sdk/client/client.ts")).toContain("sdk/client/core/transport.ts"); // import
+    expect(graph.get("sdk/client/core/transport.ts")).toContain("sdk/client/core/api-request.ts"); // import type
     expect(graph.get("server/open-repository.ts")).toContain("server/repository-postgres.ts"); // import()
     expect(graph.get("index.ts")).toContain("provider/index.ts");
   });

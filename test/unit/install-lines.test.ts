@@ -12,9 +12,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { NPM_PACKAGE, PLUGIN_DOWNLOAD_URL, REPOSITORY_URL } from "../../provider/tokens";
-import { GO_MODULE, PYTHON_DISTRIBUTION, dotnetZipName } from "../../scripts/release";
-import { providerSettingsTable } from "../../scripts/settings-table";
-import { REPOSITORY_ROOT } from "../../scripts/user-project";
+import { GO_MODULE, PYTHON_DISTRIBUTION, dotnetZipName } from "../../scripts/release/release";
+import { REPOSITORY_ROOT } from "../../scripts/support/user-project";
 
 const read = (path: string): string => readFileSync(join(REPOSITORY_ROOT, path), "utf8");
 
@@ -233,10 +232,6 @@ describe("what the README and the installation page install", () => {
 
   it("the installation page links the .NET SDK's sources in this version's release", () => {
     expect(read(INSTALLATION_PAGE)).toContain(`(${releaseUrl}/${dotnetZipName(version)})`);
-  });
-
-  it("the installation page lists every setting as the table of settings has it (npm run docs:settings)", () => {
-    expect(read(INSTALLATION_PAGE)).toContain(providerSettingsTable());
   });
 
   it("the installation page has the front matter of a Pulumi Registry page", () => {

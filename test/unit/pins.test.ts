@@ -14,7 +14,7 @@ import {
   PINNED_PYTHON_PROJECTS,
   pipPins,
   REPOSITORY_ROOT,
-} from "../../scripts/user-project";
+} from "../../scripts/support/user-project";
 
 const read = (path: string): string => readFileSync(join(REPOSITORY_ROOT, path), "utf8");
 

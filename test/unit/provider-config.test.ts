@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 
 import { CONFIG_KEYS, readSettings, settingsFailures } from "../../provider/core/config";
-import { SETTINGS } from "../../sdk/client/settings";
+import { SETTINGS } from "../../sdk/client/domain/settings";
 
 const config =
   (values: Record<string, string>) =>

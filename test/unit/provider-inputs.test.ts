@@ -18,8 +18,8 @@ import {
   refreshedOutputs,
   type LiveHandler,
 } from "../../provider/core/inputs";
-import { HANDLER_TYPE_NAMES, fieldsOf } from "../../sdk/client/catalog";
-import { cleanLikeDeployed } from "../../sdk/client/cleaning";
+import { HANDLER_TYPE_NAMES, fieldsOf } from "../../sdk/client/domain/catalog";
+import { cleanLikeDeployed } from "../../sdk/client/domain/cleaning";
 
 const live = (over: Partial<LiveHandler> = {}): LiveHandler => ({
   handlerId: 7,

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { CONFIG_KEYS } from "../../provider/core/config";
 import { lookupClient } from "../../provider/dynamic/lookup-client";
 import type { NotificationHandlersClient } from "../../sdk/client/client";
-import { SETTINGS } from "../../sdk/client/settings";
+import { SETTINGS } from "../../sdk/client/domain/settings";
 
 const KEY = "lookup-key-0123456789";
 const clients: NotificationHandlersClient[] = [];

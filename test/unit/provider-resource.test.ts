@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { providerSource } from "../../provider/dynamic/provider-source";
 import { NotificationHandler } from "../../provider/dynamic/resource";
 import { DYNAMIC_RESOURCE_TYPE } from "../../provider/tokens";
-import { ALL_FIELDS } from "../../sdk/client/catalog";
+import { ALL_FIELDS } from "../../sdk/client/domain/catalog";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const registered: { name: string; type: string; inputs: Record<string, unknown> }[] = [];

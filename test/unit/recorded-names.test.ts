@@ -32,7 +32,7 @@ import {
   PLUGIN_EXECUTABLE,
   RUNTIME_MODULE,
 } from "../../provider/tokens";
-import { recordings, UPGRADE_FIXTURE } from "../../scripts/upgrade-fixture";
+import { recordings, UPGRADE_FIXTURE } from "../../scripts/release/upgrade-fixture";
 import golden from "./fixtures/recorded-names.json";
 
 const REPOSITORY_ROOT = join(__dirname, "..", "..");

@@ -1,5 +1,5 @@
 /**
- * Reading a release's executables from their bytes (scripts/release-formats.ts), on small files made
+ * Reading a release's executables from their bytes (scripts/release/formats.ts), on small files made
  * here with the fields each format's header puts where: the format and machine, the blown
  * single-executable fuse, a Mach-O's code signature checked page by page, and a PE's Authenticode
  * signature taken off with its checksum computed again.
@@ -8,13 +8,13 @@ import { createHash } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { SEA_FUSE } from "../../scripts/build-plugin";
+import { SEA_FUSE } from "../../scripts/release/build-plugin";
 import {
   inspectExecutable,
   peChecksum,
   withPeChecksum,
   withoutAuthenticode,
-} from "../../scripts/release-formats";
+} from "../../scripts/release/formats";
 
 /** An ELF header: 64-bit little-endian unless told, for `machine`. */
 function elf(machine: number, elfClass = 2): Buffer {

@@ -1,5 +1,5 @@
 /**
- * The release's table of targets and runtimes (scripts/release-targets.ts) holds together: the five
+ * The release's table of targets and runtimes (scripts/release/targets.ts) holds together: the five
  * platforms under Pulumi's names, each built from a pinned runtime of its own platform or sharing
  * another's executable for a stated reason, and a Linux x64 runtime of every version to write blobs.
  */
@@ -13,7 +13,7 @@ import {
   findRuntime,
   platformOf,
   runtimeSpec,
-} from "../../scripts/release-targets";
+} from "../../scripts/release/targets";
 
 /** npm's platform and architecture names for each of Pulumi's. */
 const NPM_OS = { linux: "linux", darwin: "darwin", windows: "win" };

@@ -14,8 +14,8 @@ import { describe, expect, it } from "vitest";
 
 import { pulumiSchema } from "../../provider/plugin/schema";
 import { PLUGIN_DOWNLOAD_URL, REPOSITORY_URL } from "../../provider/tokens";
-import { pluginTarball } from "../../scripts/build-plugin";
-import { PINNED_NPM_PROJECTS, REPOSITORY_ROOT } from "../../scripts/user-project";
+import { pluginTarball } from "../../scripts/release/build-plugin";
+import { PINNED_NPM_PROJECTS, REPOSITORY_ROOT } from "../../scripts/support/user-project";
 
 const read = (path: string): string => readFileSync(join(REPOSITORY_ROOT, path), "utf8");
 
@@ -38,6 +38,8 @@ const VERSION_CONTEXTS = [
   // engine installs it into (`plugins/resource-notification-handlers-v0.2.0/`).
   /\bresource-notification-handlers-v/g,
   /notification-handlers\/pulumi-notification-handlers\/releases\/download\/v/g,
+  // `pulumi plugin run --kind resource notification-handlers@0.2.0`.
+  /--kind resource notification-handlers@/g,
   // A Pulumi YAML resource's `version` option.
   /^\s+version: /gm,
 ];

@@ -1,7 +1,10 @@
-/** The progress lines of the long builds (`scripts/progress.ts`): a step's start, then its duration. */
+/**
+ * The progress lines of the long builds (`scripts/support/progress.ts`): a step's start, then its
+ * duration.
+ */
 import { describe, expect, it } from "vitest";
 
-import { formatDuration, step } from "../../scripts/progress";
+import { formatDuration, step } from "../../scripts/support/progress";
 
 describe("the long builds' progress", () => {
   it("says a step as it starts and, once done, how long it took", async () => {

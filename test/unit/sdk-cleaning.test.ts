@@ -3,7 +3,7 @@
  * whatsapp numbers as integers), and the comparison that counts such a value as unchanged.
  */
 import { describe, expect, it } from "vitest";
-import { cleanLikeDeployed, equalAfterCleaning, maxLengthOf } from "../../sdk/client/cleaning";
+import { cleanLikeDeployed, equalAfterCleaning, maxLengthOf } from "../../sdk/client/domain/cleaning";
 
 describe("cleanLikeDeployed", () => {
   it("strips tags", () => {

@@ -6,7 +6,7 @@ import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { ClientClosedError, MissingConfigurationError, NotificationHandlersClient } from "../../sdk/client";
 import { type ClientOptions, checkOptions } from "../../sdk/client/client-options";
-import { SETTINGS } from "../../sdk/client/settings";
+import { SETTINGS } from "../../sdk/client/domain/settings";
 
 const KEY = "nh_live_9f8e7d6c5b4a39281706";
 const clients: NotificationHandlersClient[] = [];

@@ -22,10 +22,10 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
   parseErrorEntries,
-} from "../../sdk/client/errors";
-import { makeAPIError } from "../../sdk/client/error-mapping";
-import { retryAfterSeconds } from "../../sdk/client/response-headers";
-import { withoutCredentials } from "../../sdk/client/redaction";
+} from "../../sdk/client/core/errors";
+import { makeAPIError } from "../../sdk/client/core/error-mapping";
+import { retryAfterSeconds } from "../../sdk/client/core/response-headers";
+import { withoutCredentials } from "../../sdk/client/core/redaction";
 
 const json = { "content-type": "application/json" };
 const body = (title: string, status: number | string, extra: Record<string, unknown> = {}) => ({

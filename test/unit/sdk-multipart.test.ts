@@ -5,7 +5,7 @@
 import { FormData as UndiciFormData, Response as UndiciResponse } from "undici";
 import { describe, expect, it } from "vitest";
 
-import { encodeForm } from "../../sdk/client/multipart";
+import { encodeForm } from "../../sdk/client/core/multipart";
 
 const FIELDS: [string, string][] = [
   ["name", 'Ops <b>on-call</b> "primary" & Team\'s'],

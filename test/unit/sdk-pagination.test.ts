@@ -4,7 +4,7 @@
  * first page once however it is used.
  */
 import { describe, expect, it } from "vitest";
-import { Page, PagePromise, type PageMeta } from "../../sdk/client/pagination";
+import { Page, PagePromise, type PageMeta } from "../../sdk/client/core/pagination";
 
 interface Item {
   id: number;

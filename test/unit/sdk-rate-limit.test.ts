@@ -4,7 +4,7 @@
  * requests in flight counted. On a clock of the test's, so nothing waits.
  */
 import { describe, expect, it } from "vitest";
-import { RateLimitPacer } from "../../sdk/client/rate-limit";
+import { RateLimitPacer } from "../../sdk/client/core/rate-limit";
 
 function setup(start = 1_000_000) {
   let now = start;

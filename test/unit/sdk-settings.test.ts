@@ -1,7 +1,7 @@
 /** The table of settings and its one reader: where a value comes from, its rule, its message. */
 import { describe, expect, it } from "vitest";
 
-import { SETTINGS, type Setting, readSetting } from "../../sdk/client/settings";
+import { SETTINGS, type Setting, readSetting } from "../../sdk/client/domain/settings";
 
 class CustomError extends Error {}
 

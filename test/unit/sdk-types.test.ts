@@ -4,14 +4,14 @@
  * API would.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { formatDatetime } from "../../sdk/client/resources/handler-encoding";
+import { formatDatetime } from "../../sdk/client/domain/resources/handler-encoding";
 import type {
   NotificationHandlerCreateParams,
   NotificationHandlerListParams,
   NotificationHandlerUpdateParams,
-} from "../../sdk/client/resources/handler-params";
-import { NotificationHandlerRecord, typeSettings } from "../../sdk/client/resources/handler-parsing";
-import { parseJSONKeepingBigIntegers } from "../../sdk/client/json";
+} from "../../sdk/client/domain/resources/handler-params";
+import { NotificationHandlerRecord, typeSettings } from "../../sdk/client/domain/resources/handler-parsing";
+import { parseJSONKeepingBigIntegers } from "../../sdk/client/core/json";
 
 const base = { id: 7, type: "email", name: "Ops", last_datetime: null, datetime: "2025-01-02 03:04:05" };
 

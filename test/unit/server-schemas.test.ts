@@ -1,6 +1,6 @@
 /** The server's request validation, without a server: forms and list queries. */
 import { describe, expect, it } from "vitest";
-import { HANDLER_TYPE_NAMES, fieldsOf } from "../../sdk/client/catalog";
+import { HANDLER_TYPE_NAMES, fieldsOf } from "../../sdk/client/domain/catalog";
 import type { HandlerData } from "../../server/repository";
 import {
   type FormEntry,

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { expect, onTestFinished } from "vitest";
 
 import { NotificationHandlersClient } from "../../../sdk/client/client";
-import type { CommandResult } from "../../../scripts/user-project";
+import type { CommandResult } from "../../../scripts/support/user-project";
 import { type FaultProxy, startFaultProxy } from "../servers/fault-proxy";
 import { listAll, type UserSession } from "./user-path";
 

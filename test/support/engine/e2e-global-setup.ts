@@ -9,11 +9,16 @@ import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 
-import { PLUGIN_BUILD, buildPlugin, machinePlatform, packageVersion } from "../../../scripts/build-plugin";
-import { CHECKOUT_SDKS, generateSdks } from "../../../scripts/build-sdks";
-import { enginePath, ensureEngine } from "../../../scripts/engine";
-import { buildRelease, releasedPackages } from "../../../scripts/release";
-import { type PackageSpecs, scratchFolder } from "../../../scripts/user-project";
+import {
+  PLUGIN_BUILD,
+  buildPlugin,
+  machinePlatform,
+  packageVersion,
+} from "../../../scripts/release/build-plugin";
+import { CHECKOUT_SDKS, generateSdks } from "../../../scripts/release/build-sdks";
+import { enginePath, ensureEngine } from "../../../scripts/engine/engine";
+import { buildRelease, releasedPackages } from "../../../scripts/release/release";
+import { type PackageSpecs, scratchFolder } from "../../../scripts/support/user-project";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const engine = await ensureEngine({

@@ -8,7 +8,7 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, expect } from "vitest";
 
-import { runCommand, scratchFolder, type CommandResult } from "../../../scripts/user-project";
+import { runCommand, scratchFolder, type CommandResult } from "../../../scripts/support/user-project";
 import { fileBackendEnvironment } from "./stacks";
 
 /** The scratch folder and the CLI in it, set up before the file's tests and removed after. */

@@ -12,7 +12,7 @@ import * as automation from "@pulumi/pulumi/automation";
 
 /** What {@link createOfflineStack} needs. */
 interface OfflineStackOptions {
-  /** The engine's bin folder (see `scripts/engine.ts`). */
+  /** The engine's bin folder (see `scripts/engine/engine.ts`). */
   binDir: string;
   /**
    * A folder inside the project, where the engine starts the dynamic-provider plugin: from there it

@@ -12,7 +12,7 @@ import { join } from "node:path";
 
 import { expect } from "vitest";
 
-import { ALL_FIELDS, type FieldSpec } from "../../../sdk/client/catalog";
+import { ALL_FIELDS, type FieldSpec } from "../../../sdk/client/domain/catalog";
 import { storyStep } from "../story-step";
 import type { UserSession } from "./user-path";
 

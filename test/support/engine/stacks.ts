@@ -17,14 +17,14 @@ import type * as automation from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, inject, onTestFinished } from "vitest";
 
 import type * as PackageModule from "../../../index";
-import { pluginTarball } from "../../../scripts/build-plugin";
+import { pluginTarball } from "../../../scripts/release/build-plugin";
 import {
   type CommandResult,
   mustRun,
   runCommand,
   scratchFolder,
   userEnvironment,
-} from "../../../scripts/user-project";
+} from "../../../scripts/support/user-project";
 import { createOfflineStack } from "./offline-stack";
 import type { EmulatedVersion } from "../../../server";
 import { type StartServerOptions, type TestServer, startServer } from "../servers/reference-server";

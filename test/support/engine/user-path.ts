@@ -26,9 +26,9 @@ import { expect, inject, onTestFinished } from "vitest";
 import { parse as parseYaml } from "yaml";
 
 import { NotificationHandlersClient } from "../../../sdk/client/client";
-import type { NotificationHandlerRecord } from "../../../sdk/client/resources/handler-parsing";
-import { PYTHON_DISTRIBUTION } from "../../../scripts/release";
-import { projectCache } from "../../../scripts/project-cache";
+import type { NotificationHandlerRecord } from "../../../sdk/client/domain/resources/handler-parsing";
+import { PYTHON_DISTRIBUTION } from "../../../scripts/release/release";
+import { projectCache } from "../../../scripts/support/project-cache";
 import {
   applyEnvironment,
   copyExample,
@@ -40,7 +40,7 @@ import {
   scratchFolder,
   userEnvironment,
   type CommandResult,
-} from "../../../scripts/user-project";
+} from "../../../scripts/support/user-project";
 import type { Registries } from "../stand-ins/registries";
 
 /** The ports READMEs start servers on: the first server's, and a second one's. */

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 
-import { runCommand, type CommandResult } from "../../../scripts/user-project";
+import { runCommand, type CommandResult } from "../../../scripts/support/user-project";
 
 /** The actions a test environment provides, by name (the part before `@`). */
 const PROVIDED_ACTIONS = new Set([

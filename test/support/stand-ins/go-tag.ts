@@ -13,15 +13,15 @@ import { join } from "node:path";
 import { expect } from "vitest";
 
 import { REPOSITORY_URL } from "../../../provider/tokens";
-import { packageVersion } from "../../../scripts/build-plugin";
+import { packageVersion } from "../../../scripts/release/build-plugin";
 import {
   GO_SDK_FOLDER,
   GO_SDK_MODULE,
   goSdkFromRepository,
   goSdkTag,
   tagGoSdk,
-} from "../../../scripts/release-go-tag";
-import { mustRun, REPOSITORY_ROOT } from "../../../scripts/user-project";
+} from "../../../scripts/release/go-tag";
+import { mustRun, REPOSITORY_ROOT } from "../../../scripts/support/user-project";
 import type { Registries } from "./registries";
 
 /** Where a module's version is in a module cache: its download folder and its extracted files. */
@@ -42,7 +42,7 @@ export async function startGoSdkTag(work: string): Promise<Registries> {
   await mustRun("git", ["clone", "--quiet", "--bare", "--local", REPOSITORY_ROOT, repository], env);
   const commit = await tagGoSdk({ repository, sdkGo: join(REPOSITORY_ROOT, GO_SDK_FOLDER), version });
 
-  // The machine's module cache, the user's session's too (scripts/user-project.ts, machineCaches).
+  // The machine's module cache, the user's session's too (scripts/support/user-project.ts, machineCaches).
   const moduleCache = (await mustRun("go", ["env", "GOMODCACHE"], env)).stdout.trim();
   const { downloads, files } = cachePlaces(moduleCache, version);
   // The go command leaves extracted modules read-only.

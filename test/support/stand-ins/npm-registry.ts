@@ -18,7 +18,7 @@ import type { AddressInfo } from "node:net";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 
-import { mustRun } from "../../../scripts/user-project";
+import { mustRun } from "../../../scripts/support/user-project";
 
 /** Where every package the stand-in does not hold comes from. */
 const UPSTREAM = "https://registry.npmjs.org";
@@ -258,7 +258,10 @@ export async function publishTo(registry: NpmRegistryStandIn, tarball: string): 
   });
 }
 
-/** The machine's npm cache, which a user's npm shares (see userEnvironment in scripts/user-project.ts). */
+/**
+ * The machine's npm cache, which a user's npm shares (see userEnvironment in
+ * scripts/support/user-project.ts).
+ */
 const MACHINE_CACHE = join(homedir(), ".npm");
 
 /** Where cacache keeps the content of an `sha512-...` integrity under a cache folder. */

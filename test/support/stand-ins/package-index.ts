@@ -1,6 +1,6 @@
 /**
  * A loopback stand-in for PyPI holding the release's Python SDK: pypiserver (pinned beside the
- * release's Python tools, scripts/release-tools.ts) serving a folder with the wheel and the sdist on
+ * release's Python tools, scripts/release/tools.ts) serving a folder with the wheel and the sdist on
  * 127.0.0.1, every other project redirected to PyPI. Its request log proves that pip took the SDK's
  * wheel from it: the SDK's name never reaches PyPI, where anyone may hold it. It accepts unauthenticated
  * uploads (`twine upload --repository-url <url>`), as a release workflow would publish.
@@ -15,8 +15,8 @@ import { createInterface } from "node:readline";
 
 import { expect } from "vitest";
 
-import { PYTHON_DISTRIBUTION } from "../../../scripts/release";
-import { ensurePythonTools } from "../../../scripts/release-tools";
+import { PYTHON_DISTRIBUTION } from "../../../scripts/release/release";
+import { ensurePythonTools } from "../../../scripts/release/tools";
 import type { Registries } from "./registries";
 
 /** Where pip finds every project the stand-in does not hold. */

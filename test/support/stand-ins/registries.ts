@@ -4,7 +4,7 @@
  */
 import { inject } from "vitest";
 
-import { startPluginRelease } from "../../../scripts/release-stand-in";
+import { startPluginRelease } from "../../../scripts/release/stand-in";
 
 /** Loopback stand-ins for what a README installs from, as its commands see them. */
 export interface Registries {

@@ -1,0 +1,133 @@
+/**
+ * The `pulumirpc.LanguageRuntime` methods that `pulumi up`, `preview`, `about` and `install` call,
+ * the same for every language: a {@link LanguageRunner} does what differs. Methods left out answer
+ * UNIMPLEMENTED, which the engine accepts for all of them.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import type { ILanguageRuntimeServer } from "@pulumi/pulumi/proto/language_grpc_pb";
+import * as language from "@pulumi/pulumi/proto/language_pb";
+import * as plugin from "@pulumi/pulumi/proto/plugin_pb";
+
+import { REPOSITORY_ROOT } from "../../support/user-project";
+import { stopPrograms, type LanguageRunner, type RunSpec } from "./runner";
+
+/** The host's version, which `pulumi about` shows: the repository's package version. */
+const HOST_VERSION = (
+  JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"), "utf8")) as { version: string }
+).version;
+
+type Unary<Req, Res> = grpc.handleUnaryCall<Req, Res>;
+
+/** Wraps a method so that a throw or a rejection becomes the call's error rather than a crash. */
+function unary<Req, Res>(method: (request: Req) => Res | Promise<Res>): Unary<Req, Res> {
+  return (call, callback) => {
+    Promise.resolve(call.request)
+      .then(method)
+      .then(
+        (response) => callback(null, response),
+        (error: unknown) => callback({ code: grpc.status.INTERNAL, details: String(error) }),
+      );
+  };
+}
+
+function runSpec(request: language.RunRequest, engineAddress: string): RunSpec {
+  const info = request.getInfo();
+  const config: Record<string, string> = {};
+  request.getConfigMap().forEach((value, key) => (config[key] = value));
+  return {
+    project: request.getProject(),
+    stack: request.getStack(),
+    organization: request.getOrganization(),
+    programDirectory: info?.getProgramDirectory() || request.getPwd(),
+    rootDirectory: info?.getRootDirectory() ?? "",
+    entryPoint: info?.getEntryPoint() || request.getProgram(),
+    args: request.getArgsList(),
+    config,
+    secretKeys: request.getConfigsecretkeysList(),
+    dryRun: request.getDryrun(),
+    parallel: request.getParallel(),
+    monitorAddress: request.getMonitorAddress(),
+    engineAddress,
+    tracing: "",
+    options: info?.getOptions()?.toJavaScript() ?? {},
+  };
+}
+
+/** The service for `runner`'s language, for the engine at `engineAddress`. */
+export function languageRuntime(
+  runner: LanguageRunner,
+  engineAddress: string,
+  tracing: string,
+): grpc.UntypedServiceImplementation {
+  const methods: Partial<ILanguageRuntimeServer> = {
+    handshake: unary(() => new language.LanguageHandshakeResponse()),
+
+    // Plugins are found by name (the dynamic provider's, the project's own); the programs need no other.
+    getRequiredPackages: unary(() => new language.GetRequiredPackagesResponse()),
+    getRequiredPlugins: unary(() => new language.GetRequiredPluginsResponse()),
+
+    run: unary(async (request: language.RunRequest) => {
+      const outcome = await runner.run({ ...runSpec(request, engineAddress), tracing });
+      const response = new language.RunResponse();
+      if (outcome.kind === "bail") response.setBail(true);
+      if (outcome.kind === "error") response.setError(outcome.message);
+      return response;
+    }),
+
+    getPluginInfo: unary(() => new plugin.PluginInfo().setVersion(HOST_VERSION)),
+
+    about: unary(async () => {
+      const { name, version } = await runner.about();
+      return new language.AboutResponse().setExecutable(name).setVersion(version);
+    }),
+
+    getProgramDependencies: unary((request: language.GetProgramDependenciesRequest) => {
+      const directory = request.getInfo()?.getProgramDirectory() || request.getPwd();
+      const dependencies = runner.dependencies?.(directory) ?? [];
+      return new language.GetProgramDependenciesResponse().setDependenciesList(
+        dependencies.map(({ name, version }) =>
+          new language.DependencyInfo().setName(name).setVersion(version),
+        ),
+      );
+    }),
+
+    cancel: unary(() => {
+      stopPrograms();
+      return new Empty();
+    }),
+  };
+  if (runner.installCommand !== undefined)
+    methods.installDependencies = installDependencies(runner.installCommand);
+  return methods as grpc.UntypedServiceImplementation;
+}
+
+/** `pulumi install`: `command` in the program's folder, its output streamed back. */
+function installDependencies([command, ...args]: [string, ...string[]]): NonNullable<
+  ILanguageRuntimeServer["installDependencies"]
+> {
+  return (call) => {
+    const directory = call.request.getInfo()?.getProgramDirectory() || call.request.getDirectory();
+    const child = spawn(command, args, { cwd: directory, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.on("data", (chunk: Buffer) =>
+      call.write(new language.InstallDependenciesResponse().setStdout(chunk)),
+    );
+    child.stderr.on("data", (chunk: Buffer) =>
+      call.write(new language.InstallDependenciesResponse().setStderr(chunk)),
+    );
+    child.on("error", (error) => call.destroy(error));
+    child.on("close", (code) => {
+      if (code === 0) call.end();
+      else
+        call.destroy(
+          Object.assign(new Error(`${command} ${args.join(" ")} exited with ${code}`), {
+            code: grpc.status.UNKNOWN,
+          }),
+        );
+    });
+  };
+}
