@@ -1,9 +1,8 @@
 /**
  * The Pulumi side of the package, as a release promises it (`pulumi-notification-handlers/provider`,
  * and the package root): the resource, handler sets, the lookups and their argument and result types.
- * What runs inside Pulumi's provider process is `./dynamic/runtime`, an export path of its own
- * (`./provider/runtime`).
- * api/provider.api.md records this list.
+ * What runs inside Pulumi's provider process is `./dynamic/runtime`, its own export path
+ * (`./provider/runtime`). api/provider.api.md records this list.
  */
 export {
   type ConnectionArgs,

@@ -9,10 +9,7 @@
 /** The npm package's name, as every recorded state's provider source requires it. */
 export const NPM_PACKAGE = "pulumi-notification-handlers";
 
-/**
- * The dynamic provider's runtime as every recorded state requires it by name: package.json exports
- * it under this path, wherever the module lives in the package.
- */
+/** The dynamic provider's runtime as every recorded state requires it: package.json exports this path. */
 export const RUNTIME_MODULE = `${NPM_PACKAGE}/provider/runtime`;
 
 /** The package name: the plugin is `pulumi-resource-<name>`, its configuration keys `<name>:<key>`. */

@@ -19,10 +19,7 @@ export function ownVersion(): string | undefined {
   for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
     const manifest = join(dir, "package.json");
     if (!existsSync(manifest)) continue;
-    const { name, version } = JSON.parse(readFileSync(manifest, "utf8")) as {
-      name?: unknown;
-      version?: unknown;
-    };
+    const { name, version } = JSON.parse(readFileSync(manifest, "utf8")) as Record<string, unknown>;
     if (name === NPM_PACKAGE && typeof version === "string") return version;
   }
   return undefined;

@@ -1,9 +1,8 @@
 /**
  * The provider's configuration: its stack config keys, read with their environment fallbacks and
  * defaults from the table of settings (sdk/client/domain/settings.ts), the client a connection gets
- * under it, and the message that says how to set a missing connection. The dynamic provider
- * (`configure()`) and the lookups (the program's config) read through the same function and build
- * their clients alike.
+ * under it, and how to set a missing connection. The dynamic provider (`configure()`) and the lookups
+ * (the program's config) read through the same function and build their clients alike.
  */
 import type { ClientOptions } from "../../sdk/client/client-options";
 import {
@@ -41,17 +40,13 @@ type ValueOf<S> = S extends { readonly rule: SettingRule<infer T> }
   : never;
 
 /** A setting of the provider: its name in ProviderSettings, its key without the prefix, the setting. */
-interface Entry {
-  name: string;
-  key: string;
-  setting: Setting<unknown> & { configKey: string };
-}
-
-const ENTRIES: Entry[] = Object.entries(PROVIDER_SETTINGS).map(([name, setting]) => ({
-  name,
-  key: setting.configKey.slice(setting.configKey.indexOf(":") + 1),
-  setting,
-}));
+const ENTRIES = Object.entries(PROVIDER_SETTINGS).map(
+  ([name, setting]: [string, Setting<unknown> & { configKey: string }]) => ({
+    name,
+    key: setting.configKey.slice(setting.configKey.indexOf(":") + 1),
+    setting,
+  }),
+);
 
 /** Stack configuration keys of the provider, by the key without the package's prefix. */
 export const CONFIG_KEYS = Object.fromEntries(
@@ -74,18 +69,13 @@ export interface Connection {
 /** Reads a config key; an empty value counts as unset. */
 export type ConfigGetter = (key: string) => string | undefined;
 
-/** Where a setting of the provider is read from: its config key, then its environment variable. */
-const from = <T>(setting: Setting<T> & { configKey: string }, get: ConfigGetter, env: Environment) => ({
-  name: setting.configKey,
-  value: get(setting.configKey),
-  env,
-});
+/** A setting's value from its config key, else its environment variable, else its default. */
+const read = ({ setting }: (typeof ENTRIES)[number], get: ConfigGetter, env: Environment): unknown =>
+  readSetting(setting, { name: setting.configKey, value: get(setting.configKey), env });
 
 /** The settings from stack config, each key falling back to its environment variable, then its default. */
 export function readSettings(get: ConfigGetter, env: Environment = process.env): ProviderSettings {
-  return Object.fromEntries(
-    ENTRIES.map(({ name, setting }) => [name, readSetting(setting, from(setting, get, env))]),
-  ) as ProviderSettings;
+  return Object.fromEntries(ENTRIES.map((entry) => [entry.name, read(entry, get, env)])) as ProviderSettings;
 }
 
 /** A failed configuration check: the key (without the namespace) and the rule it breaks. */
@@ -97,11 +87,11 @@ export interface SettingFailure {
 /** Every setting that breaks its rule, each named, where {@link readSettings} stops at the first. */
 export function settingsFailures(get: ConfigGetter, env: Environment = process.env): SettingFailure[] {
   const failures: SettingFailure[] = [];
-  for (const { key, setting } of ENTRIES) {
+  for (const entry of ENTRIES) {
     try {
-      readSetting(setting, from(setting, get, env));
+      read(entry, get, env);
     } catch (error) {
-      failures.push({ key: key as SettingFailure["key"], reason: (error as Error).message });
+      failures.push({ key: entry.key as SettingFailure["key"], reason: (error as Error).message });
     }
   }
   return failures;
@@ -123,19 +113,16 @@ export function clientOptions(
 /** The connection, or an error that says how to configure what is missing. */
 export function requireConnection(settings: Pick<ProviderSettings, "baseUrl" | "apiKey">): Connection {
   const { baseUrl, apiKey } = settings;
-  if (apiKey === undefined) {
-    throw new Error(
-      "No API key for the Notification Handlers API. Set it with " +
-        `\`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` ` +
-        `or the ${SETTINGS.apiKey.env} environment variable.`,
-    );
-  }
-  if (baseUrl === undefined) {
-    throw new Error(
-      "No base URL for the Notification Handlers API. Set it with " +
-        `\`pulumi config set ${CONFIG_KEYS.baseUrl} https://example.com\` ` +
-        `or the ${SETTINGS.baseUrl.env} environment variable.`,
-    );
-  }
+  if (apiKey === undefined) throw missing("API key", `--secret ${CONFIG_KEYS.apiKey} <key>`, SETTINGS.apiKey);
+  if (baseUrl === undefined)
+    throw missing("base URL", `${CONFIG_KEYS.baseUrl} https://example.com`, SETTINGS.baseUrl);
   return { baseUrl, apiKey };
+}
+
+/** The error of a missing part of the connection: the command and the variable that set it. */
+function missing(what: string, command: string, setting: { env: string }): Error {
+  return new Error(
+    `No ${what} for the Notification Handlers API. Set it with \`pulumi config set ${command}\` ` +
+      `or the ${setting.env} environment variable.`,
+  );
 }

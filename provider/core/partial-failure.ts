@@ -28,11 +28,7 @@ export function partialFailure(
   id: number,
   outputs: Record<string, unknown>,
 ): PartialFailure {
-  return Object.assign(new Error(message), {
-    id: String(id),
-    properties: { ...outputs },
-    reasons: [message],
-  });
+  return Object.assign(new Error(message), { id: String(id), properties: outputs, reasons: [message] });
 }
 
 /** Whether an error is already a partial failure (it is passed on as it is). */

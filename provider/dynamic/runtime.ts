@@ -25,21 +25,21 @@ import { PROVIDER_KEY, READ_CONTRACTS } from "./state-contract";
 const context = new ProviderContext();
 
 /**
- * Runs a create or update whose partial failure records the handler as the host records a success:
- * with the provider's source, which the host adds to a success's outputs alone, and the passed options.
+ * Runs a create or update, its outputs keeping the passed options; a partial failure records the
+ * handler as the host records a success, with the provider's source (the host adds it to a success alone).
  */
-async function keepingSourceAndOptionsOnFailure<T>(
+async function keepingOptionsOf<R extends { outs: HandlerOutputs }>(
   inputs: HandlerInputs,
-  operation: () => Promise<T>,
-): Promise<T> {
+  operation: () => Promise<R>,
+): Promise<R> {
   try {
-    return await operation();
+    const result = await operation();
+    return { ...result, outs: keepingOptions(result.outs, inputs) };
   } catch (error) {
-    if (isPartialFailure(error))
-      error.properties = keepingOptions(
-        { ...error.properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] },
-        inputs,
-      );
+    if (isPartialFailure(error)) {
+      const recorded = { ...error.properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+      error.properties = keepingOptions(recorded, inputs);
+    }
     throw error;
   }
 }
@@ -69,11 +69,8 @@ export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOut
   },
 
   /** Creates the handler (or takes one over with `adopt`), verified by reading it back. */
-  async create(inputs: HandlerInputs): Promise<pulumi.dynamic.CreateResult> {
-    const { id, outs } = await keepingSourceAndOptionsOnFailure(inputs, () =>
-      operations.create(context, inputs, optionsIn(inputs, "create")),
-    );
-    return { id, outs: keepingOptions(outs, inputs) };
+  create(inputs: HandlerInputs): Promise<pulumi.dynamic.CreateResult> {
+    return keepingOptionsOf(inputs, () => operations.create(context, inputs, optionsIn(inputs, "create")));
   },
 
   /** Reads the live handler for `pulumi refresh` and `NotificationHandler.get`; gone means no id. */
@@ -88,15 +85,14 @@ export const provider: pulumi.dynamic.ResourceProvider<HandlerInputs, HandlerOut
   },
 
   /** Brings the handler to the new inputs in place. */
-  async update(
+  update(
     id: pulumi.ID,
     olds: HandlerOutputs | HandlerInputs,
     news: HandlerInputs,
   ): Promise<pulumi.dynamic.UpdateResult> {
-    const { outs } = await keepingSourceAndOptionsOnFailure(news, () =>
+    return keepingOptionsOf(news, () =>
       operations.update(context, id, olds, news, optionsIn(news, "update")),
     );
-    return { outs: keepingOptions(outs, news) };
   },
 
   /** Deletes the handler. */

@@ -9,10 +9,7 @@
  * finds the package from the project's folder or a recorded folder.
  */
 
-/**
- * The reserved property that holds the provider's source (`./provider-source`): the dynamic-provider
- * host loads the provider from it, and adds it to a step's outputs.
- */
+/** The reserved property that holds the provider's source (`./provider-source`). */
 export const PROVIDER_KEY = "__provider";
 
 /** The contract new states are written under. */
