@@ -238,37 +238,28 @@ function typeField(type: HandlerType): Json {
   };
 }
 
-function createFormSchema(type: HandlerType): Json {
-  const fields = fieldsOf(type);
-  return {
-    type: "object",
-    description: `Creates a ${HANDLER_TYPES[type].label} handler.`,
-    properties: {
-      name: nameField,
-      type: typeField(type),
-      is_enabled: { ...enabledField, description: `${enabledField.description} True when left out.` },
-      ...Object.fromEntries(fields.map((f) => [f.field, formFieldSchema(f)])),
-    },
-    required: ["name", "type", ...fields.map((f) => f.field)],
-    additionalProperties: false,
-  };
-}
-
 /**
- * What every update may carry, whatever the handler: common fields and the fields of one type,
- * matching `type` when it is sent. The rest depends on the handler (UPDATE_TYPE_RULE).
+ * A create's form, every field required, or what every update may carry, whatever the handler: common
+ * fields and the fields of one type, matching `type` when it is sent. The rest of an update's rules
+ * depends on the handler (UPDATE_TYPE_RULE).
  */
-function updateFormSchema(type: HandlerType): Json {
+function formSchema(type: HandlerType, create: boolean): Json {
   const fields = fieldsOf(type);
+  const { label } = HANDLER_TYPES[type];
   return {
     type: "object",
-    description: `Updates a handler with ${HANDLER_TYPES[type].label} fields, or with none.`,
+    description: create
+      ? `Creates a ${label} handler.`
+      : `Updates a handler with ${label} fields, or with none.`,
     properties: {
       name: nameField,
       type: typeField(type),
-      is_enabled: enabledField,
+      is_enabled: create
+        ? { ...enabledField, description: `${enabledField.description} True when left out.` }
+        : enabledField,
       ...Object.fromEntries(fields.map((f) => [f.field, formFieldSchema(f)])),
     },
+    ...(create ? { required: ["name", "type", ...fields.map((f) => f.field)] } : {}),
     additionalProperties: false,
   };
 }
@@ -349,6 +340,22 @@ function errorResponse(description: string, titles: readonly string[], headers: 
   };
 }
 
+/** A probe's answer: its one `status`. */
+function statusSchema(status: string): Json {
+  return {
+    type: "object",
+    properties: { status: { const: status } },
+    required: ["status"],
+    additionalProperties: false,
+  };
+}
+
+const resetHeader: Json = {
+  description: "Seconds until the window resets.",
+  schema: { type: "integer" },
+  required: true,
+};
+
 const BAD_REQUEST =
   "An invalid form field or query parameter (one entry each, `source.parameter` naming it), a form " +
   "that does not parse, or a request that is not valid HTTP.";
@@ -412,11 +419,11 @@ const components: Json = {
         ),
       },
     },
-    ...Object.fromEntries(HANDLER_TYPE_NAMES.map((t) => [`Create${pascal(t)}Form`, createFormSchema(t)])),
+    ...Object.fromEntries(HANDLER_TYPE_NAMES.map((t) => [`Create${pascal(t)}Form`, formSchema(t, true)])),
     // No discriminator: the server takes ` email ` for `email`, which a discriminator's mapping
     // would refuse; the type patterns keep the forms apart.
     CreateForm: { oneOf: HANDLER_TYPE_NAMES.map((t) => ref(`Create${pascal(t)}Form`)) },
-    ...Object.fromEntries(HANDLER_TYPE_NAMES.map((t) => [`Update${pascal(t)}Form`, updateFormSchema(t)])),
+    ...Object.fromEntries(HANDLER_TYPE_NAMES.map((t) => [`Update${pascal(t)}Form`, formSchema(t, false)])),
     UpdateForm: {
       description:
         "Only what is sent changes: name, is_enabled, type and the fields of one type, which is `type` " +
@@ -480,18 +487,8 @@ const components: Json = {
       additionalProperties: false,
     },
     Error: errorSchema,
-    Health: {
-      type: "object",
-      properties: { status: { const: "ok" } },
-      required: ["status"],
-      additionalProperties: false,
-    },
-    Ready: {
-      type: "object",
-      properties: { status: { const: "ready" } },
-      required: ["status"],
-      additionalProperties: false,
-    },
+    Health: statusSchema("ok"),
+    Ready: statusSchema("ready"),
   },
   responses: {
     BadRequest: errorResponse(BAD_REQUEST, BAD_REQUEST_TITLES),
@@ -526,16 +523,8 @@ const components: Json = {
     ]),
     TooManyRequests: errorResponse("The key used up its requests for this window.", [TITLES.rateLimited], {
       ...rateLimitHeaders,
-      "Retry-After": {
-        description: "Seconds until the window resets.",
-        schema: { type: "integer" },
-        required: true,
-      },
-      "X-RateLimit-Reset": {
-        description: "Seconds until the window resets.",
-        schema: { type: "integer" },
-        required: true,
-      },
+      "Retry-After": resetHeader,
+      "X-RateLimit-Reset": resetHeader,
     }),
     InternalError: errorResponse("A bug; the cause is in the server log only.", [TITLES.internal]),
     NotReady: errorResponse("The database does not answer, or the server is shutting down.", [
