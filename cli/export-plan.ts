@@ -79,24 +79,19 @@ export function planExport(handlers: readonly ApiHandler[]): ExportPlan {
   const exportable: { handler: ApiHandler; type: HandlerType }[] = [];
   const skipped: SkippedHandler[] = [];
   for (const handler of sorted) {
-    if (handler.type === null) {
-      skipped.push({
-        id: handler.id,
-        name: handler.name,
-        reason: "it has no type (a defective update on the server wiped it); recreate it in the web UI",
-      });
-    } else if (!isHandlerType(handler.type)) {
-      skipped.push({
-        id: handler.id,
-        name: handler.name,
-        reason: `its type "${handler.type}" is not one this package knows`,
-      });
-    } else {
-      exportable.push({ handler, type: handler.type });
+    const { id, name, type } = handler;
+    if (isHandlerType(type)) {
+      exportable.push({ handler, type });
+      continue;
     }
+    const reason =
+      type === null
+        ? "it has no type (a defective update on the server wiped it); recreate it in the web UI"
+        : `its type "${type}" is not one this package knows`;
+    skipped.push({ id, name, reason });
   }
 
-  const resourceNames = uniqueResourceNames(exportable.map(({ handler, type }) => ({ handler, type })));
+  const resourceNames = uniqueResourceNames(exportable);
   const variables = new Set<string>();
   const warnings: string[] = [];
   const secrets: SecretValue[] = [];

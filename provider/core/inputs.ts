@@ -101,7 +101,8 @@ const KNOWN_PROPERTIES = new Set<string>([
  */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-const isUnknown = (value: unknown): boolean => value === UNKNOWN;
+/** Whether an input is given and known: neither absent nor the engine's unknown. */
+const given = (value: unknown): boolean => value !== undefined && value !== UNKNOWN;
 
 /** Checks inputs against the catalog's rules; every failure names the property and the rule. */
 export function checkInputs(inputs: HandlerInputs): CheckFailure[] {
@@ -118,7 +119,7 @@ export function checkInputs(inputs: HandlerInputs): CheckFailure[] {
   const type = inputs.type;
   if (type === undefined || type === null) {
     fail("type", `is required: one of ${HANDLER_TYPE_NAMES.join(", ")}`);
-  } else if (!isUnknown(type) && !isHandlerType(type)) {
+  } else if (type !== UNKNOWN && !isHandlerType(type)) {
     fail("type", `must be one of ${HANDLER_TYPE_NAMES.join(", ")} (got ${JSON.stringify(type)})`);
   }
 
@@ -126,36 +127,21 @@ export function checkInputs(inputs: HandlerInputs): CheckFailure[] {
   if (typeof name === "string") {
     const violation = nameViolation(name);
     if (violation !== undefined) fail("name", violation);
-  } else if (name !== undefined && !isUnknown(name)) {
+  } else if (given(name)) {
     fail("name", "must be a string");
   }
 
-  if (
-    inputs.isEnabled !== undefined &&
-    typeof inputs.isEnabled !== "boolean" &&
-    !isUnknown(inputs.isEnabled)
-  ) {
+  if (given(inputs.isEnabled) && typeof inputs.isEnabled !== "boolean")
     fail("isEnabled", "must be a boolean");
-  }
 
   const adopt = inputs.adopt;
-  if (
-    adopt !== undefined &&
-    typeof adopt !== "boolean" &&
-    !(typeof adopt === "number" && Number.isSafeInteger(adopt) && adopt > 0) &&
-    !isUnknown(adopt)
-  ) {
+  const adoptsId = typeof adopt === "number" && Number.isSafeInteger(adopt) && adopt > 0;
+  if (given(adopt) && typeof adopt !== "boolean" && !adoptsId)
     fail("adopt", "must be true, false or the positive integer id of the handler to take over");
-  }
 
   const strategy = inputs.updateStrategy;
-  if (
-    strategy !== undefined &&
-    !UPDATE_STRATEGIES.includes(strategy as UpdateStrategy) &&
-    !isUnknown(strategy)
-  ) {
+  if (given(strategy) && !UPDATE_STRATEGIES.includes(strategy as UpdateStrategy))
     fail("updateStrategy", `must be ${SETTINGS.updateStrategy.rule.description}`);
-  }
 
   if (isHandlerType(type)) {
     const own = new Set(fieldsOf(type).map((f) => f.property));
@@ -163,7 +149,7 @@ export function checkInputs(inputs: HandlerInputs): CheckFailure[] {
       const value = inputs[spec.property];
       if (value === undefined || value === null) {
         fail(spec.property, `is required for type ${type}`);
-      } else if (isUnknown(value)) {
+      } else if (value === UNKNOWN) {
         continue;
       } else if (typeof value !== "string") {
         fail(spec.property, "must be a string");

@@ -360,7 +360,7 @@ export async function read(
   // Secret fields and the connection (its key) stay out of the recorded inputs: only outputs are
   // marked secret by the resource. Diffs, updates and deletes read the recorded outputs.
   const inputs = inputsFromOutputs(outs);
-  for (const spec of ALL_FIELDS) if (spec.secret) delete inputs[spec.property];
+  for (const property of SECRET_FIELD_PROPERTIES) delete inputs[property];
   delete inputs[CONNECTION_PROPERTY];
   return { id: String(n), props: outs, inputs };
 }

@@ -24,6 +24,16 @@ import type { ResponseHeaders } from "./response-headers";
 const VALIDATION_TITLE = /you must fill all the (required )?fields/i;
 const PLAN_LIMIT_TITLE = /exceeded the limits of your current plan/i;
 
+/** The class of each status that means one thing whoever answers it. */
+const CLASS_OF_STATUS: Partial<Record<number, typeof APIError>> = {
+  400: ValidationError,
+  404: NotFoundError,
+  405: MethodNotAllowedError,
+  413: PayloadTooLargeError,
+  415: UnsupportedMediaTypeError,
+  429: RateLimitError,
+};
+
 function isJSONDocument(body: unknown): boolean {
   return typeof body === "object" && body !== null;
 }
@@ -80,38 +90,25 @@ export function makeAPIError(
     );
   }
 
-  switch (status) {
-    case 400:
-      return new ValidationError(status, headers, body, request);
-    case 401:
-      // Deployed instances answer 401 for invalid input and for plan limits: neither is a bad key
-      // (docs/api.md#deployed-validation-401, docs/api.md#deployed-plan-limit-401).
-      if (titles.some((t) => VALIDATION_TITLE.test(t))) {
-        return new ValidationError(
-          status,
-          headers,
-          body,
-          request,
-          withHint(status, body, request, VALIDATION_HINT),
-        );
-      }
-      if (titles.some((t) => PLAN_LIMIT_TITLE.test(t))) {
-        return new PlanLimitError(status, headers, body, request, withHint(status, body, request, PLAN_HINT));
-      }
-      return new AuthenticationError(status, headers, body, request);
-    case 404:
-      return new NotFoundError(status, headers, body, request);
-    case 405:
-      return new MethodNotAllowedError(status, headers, body, request);
-    case 413:
-      return new PayloadTooLargeError(status, headers, body, request);
-    case 415:
-      return new UnsupportedMediaTypeError(status, headers, body, request);
-    case 429:
-      return new RateLimitError(status, headers, body, request);
+  // Deployed instances answer 401 for invalid input and for plan limits: neither is a bad key
+  // (docs/api.md#deployed-validation-401, docs/api.md#deployed-plan-limit-401).
+  if (status === 401) {
+    if (titles.some((t) => VALIDATION_TITLE.test(t))) {
+      return new ValidationError(
+        status,
+        headers,
+        body,
+        request,
+        withHint(status, body, request, VALIDATION_HINT),
+      );
+    }
+    if (titles.some((t) => PLAN_LIMIT_TITLE.test(t))) {
+      return new PlanLimitError(status, headers, body, request, withHint(status, body, request, PLAN_HINT));
+    }
+    return new AuthenticationError(status, headers, body, request);
   }
-  if (status >= 500) return new InternalServerError(status, headers, body, request);
-  return new APIError(status, headers, body, request);
+  const ErrorClass = CLASS_OF_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
+  return new ErrorClass(status, headers, body, request);
 }
 
 const VALIDATION_HINT = "(this server reports invalid input as 401; the API key itself was accepted)";
