@@ -1,9 +1,8 @@
 /**
  * What the command line takes of the provider: cli/ imports provider/ through this module alone.
- * Importing it runs nothing and loads only small modules (the names, the version, the settings' keys,
- * the rules over inputs and drift notes, the handler-set format): the plugin's server, with gRPC and
- * Pulumi's protocol, loads when `servePlugin` starts it, and the provider's operations on the engine's
- * first call, so no command loads either.
+ * Importing it runs nothing and loads only small modules: the plugin's server, with gRPC and Pulumi's
+ * protocol, loads when `servePlugin` starts it, and the provider's operations on the engine's first
+ * call, so no command loads either.
  */
 import { runAsPlugin } from "./plugin/lifecycle";
 

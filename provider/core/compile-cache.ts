@@ -1,5 +1,5 @@
 /**
- * Loaded first by `../runtime` and by the plugin's `../plugin/main`: turns on Node's on-disk compile
+ * Loaded first by `../dynamic/runtime` and by the plugin's `../plugin/main`: turns on Node's on-disk compile
  * cache before the provider's modules load. Every `pulumi preview` and `pulumi up` starts a new
  * provider process, which compiles the client, undici and zod again before it answers the engine's
  * first call; with the cache that start costs about a third less. The cache lives where Node keeps

@@ -5,9 +5,6 @@
  * contract with every state ever written (docs/upgrading.md): `provider` for the states of 0.1.0,
  * `contracts` and `forContract` for later ones; none of them may go. The package exports it as
  * `./provider/runtime`, the name every state records (`RUNTIME_MODULE`).
- *
- * The rest lives in `../core/` (provider/README.md): the configuration, the process's context and
- * client, the account, writes and their verification, recovery, checks and diffs.
  */
 import "../core/compile-cache";
 

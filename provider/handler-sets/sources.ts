@@ -1,10 +1,10 @@
 /**
  * A handler set's files on disk: the patterns that name them, and reading them.
  *
- * Patterns are paths relative to a folder, where a segment may
- * hold `*` (any characters but `/`), `?` (one character) and `[...]` (one of a class), and a segment
- * `**` stands for any number of folders. Small and synchronous on purpose: Node's own `fs.globSync`
- * warns that it is experimental on the Node.js 22 releases this package supports.
+ * Patterns are paths relative to a folder, where a segment may hold `*` (any characters but `/`), `?`
+ * (one character) and `[...]` (one of a class), and a segment `**` stands for any number of folders.
+ * Small and synchronous on purpose: Node's own `fs.globSync` warns that it is experimental on the
+ * Node.js 22 releases this package supports.
  */
 import { type Dirent, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
