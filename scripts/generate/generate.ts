@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * Every generated file, made in memory from the catalog, the table of settings and the server's
- * routes: the plugin's schema, the OpenAPI document, the handler-set schema, and the docs' tables,
+ * Every generated file, made in memory from the catalog, the table of settings, the server's routes
+ * and the templates: the plugin's schema, the OpenAPI document, the handler-set schema, and the docs'
+ * tables and quickstarts,
  * which stand in their pages between `<!-- generated: NAME -->` and `<!-- end -->`. `npm run generate`
  * writes them, then the API reports from the build; a unit test fails while a committed one differs.
  */
@@ -13,6 +14,7 @@ import { openApiDocument } from "../../server/openapi";
 import { REPOSITORY_ROOT } from "../support/user-project";
 import { catalogTable, formFieldsTable } from "./catalog-table";
 import { handlerSetSchemaJson } from "./handler-set-schema";
+import { quickstartChooser, quickstartSections } from "./quickstart";
 import { providerSettingsTable, readmeSettingsTable } from "./settings-table";
 
 /** The command that writes them, as a stale file's message names it. */
@@ -23,9 +25,10 @@ export const PLUGIN_SCHEMA_FILE = "provider/schema.json";
 
 /** Each page with generated tables, and its tables by the name their markers give. */
 const PAGES: Record<string, Record<string, () => string>> = {
-  "README.md": { "settings-keys": readmeSettingsTable },
+  "README.md": { quickstart: quickstartSections, "settings-keys": readmeSettingsTable },
+  "docs/_index.md": { quickstart: quickstartChooser },
   "docs/api.md": { "catalog-form-fields": formFieldsTable },
-  "docs/installation-configuration.md": { settings: providerSettingsTable },
+  "docs/installation-configuration.md": { quickstart: quickstartSections, settings: providerSettingsTable },
   "docs/provider.md": { catalog: catalogTable, settings: providerSettingsTable },
 };
 

@@ -4,12 +4,13 @@
  * serve now. Each npm project's `package-lock.json` is written again from its `package.json`, and
  * the Python example's `constraints.txt` from its `requirements.txt`: every package the requirements
  * bring in, at the version pip chooses now, the project's SDK installed from sources generated at
- * package.json's version. The Go example's `go.sum` gets the sums of the Go SDK at
+ * package.json's version. The Go example's and template's `go.sum` get the sums of the Go SDK at
  * package.json's version as the release tags it (scripts/release/go-tag.ts): generated now, committed
  * and tagged in a throwaway clone, and fetched from there by the go command, which computes them
  * from the tag as it does from GitHub's (they change with the schema or the generator:
  * `npm run pins:update -- --go-sdk` writes them alone); its other lines move only with `go get` or
- * `go mod tidy`. The result is a commit of its own (docs/development.md#pins).
+ * `go mod tidy`. `--project FOLDER` writes one project's pins alone. The result is a commit of its own
+ * (docs/development.md#pins).
  */
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -21,6 +22,7 @@ import { PYTHON_DISTRIBUTION } from "../release/release";
 import { GO_SDK_MODULE, goSdkFromRepository, tagGoSdk } from "../release/go-tag";
 import {
   mustRun,
+  PACKAGES,
   pipPins,
   PINNED_NPM_PROJECTS,
   PINNED_PYTHON_PROJECTS,
@@ -30,11 +32,56 @@ import {
 
 async function pinNpmProject(folder: string): Promise<void> {
   const dir = join(REPOSITORY_ROOT, folder);
+  const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as Manifest;
+  if (Object.keys(PACKAGES).some((name) => manifest.dependencies?.[name] === packageVersion()))
+    return pinReleaseProject(dir, manifest);
   await rm(join(dir, "package-lock.json"), { force: true });
   await mustRun("npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], {
     cwd: dir,
     env: process.env,
   });
+}
+
+interface Manifest {
+  name: string;
+  dependencies?: Record<string, string>;
+}
+
+interface Lockfile {
+  name: string;
+  packages: Record<
+    string,
+    { name?: string; dependencies?: Record<string, string> | undefined; resolved?: string }
+  >;
+}
+
+/**
+ * A project that takes this project's packages at the release's version from the registry (a
+ * template): the lockfile is written from the checkout, as for the examples, then made to name
+ * them as the registry will serve them, by version only, before the release is there to ask.
+ */
+async function pinReleaseProject(dir: string, manifest: Manifest): Promise<void> {
+  const scratch = await scratchFolder("pins-release");
+  try {
+    // npm refuses the template's `${PROJECT}` as a name.
+    const fromCheckout = { ...structuredClone(manifest), name: "template" };
+    for (const [name, folder] of Object.entries(PACKAGES))
+      if (fromCheckout.dependencies?.[name] !== undefined)
+        fromCheckout.dependencies[name] = `file:${join(REPOSITORY_ROOT, folder)}`;
+    await writeFile(join(scratch, "package.json"), JSON.stringify(fromCheckout));
+    await writeFile(join(scratch, ".npmrc"), "install-links=true\n");
+    await mustRun("npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], {
+      cwd: scratch,
+      env: process.env,
+    });
+    const lock = JSON.parse(await readFile(join(scratch, "package-lock.json"), "utf8")) as Lockfile;
+    lock.name = manifest.name;
+    lock.packages[""] = { ...lock.packages[""], name: manifest.name, dependencies: manifest.dependencies };
+    for (const name of Object.keys(PACKAGES)) delete lock.packages[`node_modules/${name}`]?.resolved;
+    await writeFile(join(dir, "package-lock.json"), `${JSON.stringify(lock, null, 2)}\n`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 /** This project's Python SDK, as pip names it in a requirement and in `pip freeze`. */
@@ -90,8 +137,8 @@ async function pinPythonProject(folder: string): Promise<void> {
   }
 }
 
-/** The Go project whose go.sum holds the SDK's sums. */
-const GO_EXAMPLE = "examples/go";
+/** The Go projects whose go.sum holds the SDK's sums. */
+const GO_PROJECTS = ["examples/go", "templates/go"];
 
 async function pinGoSdkSums(folder: string): Promise<void> {
   const version = packageVersion();
@@ -137,11 +184,10 @@ async function pinGoSdkSums(folder: string): Promise<void> {
 
 async function main(): Promise<void> {
   // `--go-sdk`: the Go SDK's sums alone, which a change of the schema or the generator moves.
-  const { values } = parseArgs({ options: { "go-sdk": { type: "boolean" } } });
-  if (values["go-sdk"] === true) {
-    process.stdout.write(`${GO_EXAMPLE}/go.sum (the Go SDK's lines)\n`);
-    return pinGoSdkSums(GO_EXAMPLE);
-  }
+  // `--project FOLDER`: that project's pins alone.
+  const { values } = parseArgs({ options: { "go-sdk": { type: "boolean" }, project: { type: "string" } } });
+  if (values["go-sdk"] === true) return pinGoProjects();
+  if (values.project !== undefined) return pinOneProject(values.project);
   for (const folder of PINNED_NPM_PROJECTS) {
     process.stdout.write(`${folder}/package-lock.json\n`);
     await pinNpmProject(folder);
@@ -150,8 +196,23 @@ async function main(): Promise<void> {
     process.stdout.write(`${folder}/constraints.txt\n`);
     await pinPythonProject(folder);
   }
-  process.stdout.write(`${GO_EXAMPLE}/go.sum (the Go SDK's lines)\n`);
-  await pinGoSdkSums(GO_EXAMPLE);
+  await pinGoProjects();
+}
+
+async function pinOneProject(folder: string): Promise<void> {
+  const known = [...PINNED_NPM_PROJECTS, ...PINNED_PYTHON_PROJECTS, ...GO_PROJECTS] as string[];
+  if (!known.includes(folder))
+    throw new Error(`${folder} is none of the pinned projects: ${known.join(", ")}`);
+  if ((PINNED_NPM_PROJECTS as readonly string[]).includes(folder)) await pinNpmProject(folder);
+  if ((PINNED_PYTHON_PROJECTS as readonly string[]).includes(folder)) await pinPythonProject(folder);
+  if (GO_PROJECTS.includes(folder)) await pinGoSdkSums(folder);
+}
+
+async function pinGoProjects(): Promise<void> {
+  for (const folder of GO_PROJECTS) {
+    process.stdout.write(`${folder}/go.sum (the Go SDK's lines)\n`);
+    await pinGoSdkSums(folder);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -214,11 +214,12 @@ export const PINNED_NPM_PROJECTS = [
   "examples/quickstart",
   "examples/yaml-handlers",
   "examples/yaml-program",
+  "templates/typescript",
   "test/fixtures/install-layouts",
   "test/fixtures/oldest-sdk",
   "test/fixtures/upgrade/program",
 ] as const;
-export const PINNED_PYTHON_PROJECTS = ["examples/python"] as const;
+export const PINNED_PYTHON_PROJECTS = ["examples/python", "templates/python"] as const;
 
 /** The `name==version` lines of a pip requirements or constraints file, or of `pip freeze`, by name as PyPI spells it. */
 export function pipPins(text: string): Map<string, string> {

@@ -3,8 +3,8 @@
  * name what a release publishes: package.json's version, the npm package's name, the Python SDK's
  * distribution and import names, the Go SDK's module and import paths (provider/schema.json's Go
  * section), and the plugin's download URL of provider/tokens.ts. The installation page also lists
- * every setting as the table of settings has it, and neither it nor the README's section on every
- * language sends users to a clone.
+ * every setting as the table of settings has it, and neither it nor the README's quickstart sends
+ * users to a clone.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -215,8 +215,8 @@ describe("what the README and the installation page install", () => {
     expect(missing, "kinds of install line not found").toEqual([]);
   });
 
-  it("the README's section on every language shows the lines of Python, Go and TypeScript", () => {
-    const section = readmeSection("Every Pulumi language");
+  it("the README's quickstart shows the lines of Python, Go and TypeScript", () => {
+    const section = readmeSection("Using the provider");
     expect(section).toContain(`pip install ${pypiName(PYTHON_DISTRIBUTION)}==${version}`);
     expect(section).toContain(`go get ${goModule}@v${version}`);
     expect(section).toContain(`npm install ${NPM_PACKAGE}@${version}`);
@@ -224,7 +224,7 @@ describe("what the README and the installation page install", () => {
   });
 
   it.each([
-    ["README.md's section on every language", (): string => readmeSection("Every Pulumi language")],
+    ["README.md's quickstart", (): string => readmeSection("Using the provider")],
     [INSTALLATION_PAGE, (): string => read(INSTALLATION_PAGE)],
   ])("%s sends nobody to a clone", (_, text) => {
     expect(text()).not.toMatch(/npm run build|--file\b|\bclone\b/);

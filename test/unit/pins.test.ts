@@ -40,6 +40,10 @@ describe("the pins of the user's projects (npm run pins:update)", () => {
     expect(root?.devDependencies ?? {}).toEqual(manifest.devDependencies ?? {});
   });
 
+  it("gives the Go template the Go example's sums, which pins:update writes to both", () => {
+    expect(read("templates/go/go.sum")).toBe(read("examples/go/go.sum"));
+  });
+
   it.each(PINNED_PYTHON_PROJECTS)("%s: the constraints pin each requirement at its version", (folder) => {
     const requirements = pipPins(read(`${folder}/requirements.txt`));
     const constraints = pipPins(read(`${folder}/constraints.txt`));

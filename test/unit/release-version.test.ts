@@ -95,20 +95,38 @@ describe("the release's version, package.json's", () => {
     const lock = JSON.parse(read(`${folder}/package-lock.json`)) as {
       packages: Record<string, { version?: string; resolved?: string }>;
     };
+    // From the checkout (`file:`), or from the registry by version alone (a template's).
     const own = Object.entries(lock.packages).filter(
-      ([name, entry]) => OWN_PACKAGE.test(name) && entry.resolved?.startsWith("file:") === true,
+      ([name, entry]) =>
+        OWN_PACKAGE.test(name) && (entry.resolved === undefined || entry.resolved.startsWith("file:")),
     );
     expect(own.length, "an entry of this project's packages").toBeGreaterThan(0);
     for (const [name, entry] of own) expect(entry.version, `${name} (npm run pins:update)`).toBe(version);
   });
 
-  it("is the version of the SDK the Go example requires", () => {
-    expect(read("examples/go/go.mod")).toMatch(
+  it.each(["examples/go", "templates/go"])("is the version of the SDK %s requires", (folder) => {
+    expect(read(`${folder}/go.mod`)).toMatch(
       new RegExp(
         `^\\s*github\\.com/notification-handlers/pulumi-notification-handlers/sdk/go v${version}$`,
         "m",
       ),
     );
+  });
+
+  it("is what each template installs: the npm package, the Python SDK, the plugin of a YAML program", () => {
+    const npm = JSON.parse(read("templates/typescript/package.json")) as {
+      dependencies: Record<string, string>;
+    };
+    expect(npm.dependencies["pulumi-notification-handlers"]).toBe(version);
+    expect(read("templates/python/requirements.txt")).toMatch(
+      new RegExp(`^pulumi-notification-handlers==${version.replaceAll(".", "\\.")}$`, "m"),
+    );
+    const yaml = read("templates/yaml/Pulumi.yaml");
+    const versions = [...yaml.matchAll(/^\s+version: (\S+)$/gm)].map((m) => m[1]);
+    const urls = [...yaml.matchAll(/^\s+pluginDownloadURL: (\S+)$/gm)].map((m) => m[1]);
+    expect(versions.length).toBeGreaterThan(0);
+    expect(new Set(versions)).toEqual(new Set([version]));
+    expect(new Set(urls)).toEqual(new Set([PLUGIN_DOWNLOAD_URL.replace("${VERSION}", version)]));
   });
 
   it("is every version the READMEs and docs install or name a tarball by", () => {

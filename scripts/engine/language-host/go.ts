@@ -80,4 +80,6 @@ export const goRunner: LanguageRunner = {
     const { stdout } = await promisify(execFile)("go", ["env", "GOVERSION"]);
     return { name: "go", version: stdout.trim().replace(/^go/, "") };
   },
+  // As Pulumi's own Go host: go.mod's requirements downloaded and go.sum completed.
+  install: () => [["go", "mod", "tidy"]],
 };

@@ -110,5 +110,5 @@ export const nodejsRunner: LanguageRunner = {
     return { name: "node", version: stdout.trim().replace(/^v/, "") };
   },
   dependencies: programDependencies,
-  installCommand: ["npm", "install"],
+  install: () => [["npm", "install"]],
 };

@@ -10,7 +10,15 @@ import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
 
 import { REPOSITORY_ROOT } from "../../support/user-project";
-import { runFlags, runProgramProcess, type LanguageRunner, type RunOutcome, type RunSpec } from "./runner";
+import {
+  runFlags,
+  runProgramProcess,
+  type InstallCommand,
+  type InstallSpec,
+  type LanguageRunner,
+  type RunOutcome,
+  type RunSpec,
+} from "./runner";
 
 /** The runner that configures the Python SDK and runs the program inside its stack. */
 const PYTHON_RUNNER = join(REPOSITORY_ROOT, "scripts", "engine", "language-host", "python-runner.py");
@@ -79,10 +87,31 @@ function runProgram(spec: RunSpec): Promise<RunOutcome> {
   });
 }
 
+/**
+ * What `pulumi install` and `pulumi new` run: the virtual environment Pulumi.yaml names made when it
+ * is missing, then the requirements installed into it (into `python3`'s own without one). Pip is not
+ * upgraded, as Pulumi's host does: the project's pins hold what the environment holds.
+ */
+function installCommands(spec: InstallSpec): InstallCommand[] {
+  const { virtualenv } = spec.options;
+  const requirements = existsSync(join(spec.programDirectory, "requirements.txt"))
+    ? ["-m", "pip", "install", "-r", "requirements.txt"]
+    : undefined;
+  if (typeof virtualenv !== "string" || virtualenv === "")
+    return requirements === undefined ? [] : [[DEFAULT_PYTHON, ...requirements]];
+  const venv = resolve(spec.rootDirectory || spec.programDirectory, virtualenv);
+  const python = join(venv, process.platform === "win32" ? "Scripts" : "bin", "python");
+  return [
+    ...(existsSync(python) ? [] : [[DEFAULT_PYTHON, "-m", "venv", venv] as InstallCommand]),
+    ...(requirements === undefined ? [] : [[python, ...requirements] as InstallCommand]),
+  ];
+}
+
 /** Python programs (`runtime: python`). */
 export const pythonRunner: LanguageRunner = {
   language: "python",
   run: runProgram,
+  install: installCommands,
   about: async () => {
     const { stdout } = await promisify(execFile)(DEFAULT_PYTHON, ["--version"]);
     return { name: DEFAULT_PYTHON, version: stdout.trim().replace(/^Python /, "") };

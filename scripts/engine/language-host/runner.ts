@@ -68,9 +68,24 @@ export interface LanguageRunner {
   about(): Promise<Dependency>;
   /** The program's direct dependencies; none when the runner does not look. */
   dependencies?(directory: string): Dependency[];
-  /** The command that `pulumi install` runs in the program folder; UNIMPLEMENTED without one. */
-  installCommand?: [string, ...string[]];
+  /**
+   * The commands that `pulumi install` and `pulumi new` run in the program folder, one after another,
+   * for a program with these `runtime.options`; UNIMPLEMENTED without the method.
+   */
+  install?: (spec: InstallSpec) => InstallCommand[];
 }
+
+/** What the engine asked to install for. */
+export interface InstallSpec {
+  programDirectory: string;
+  /** Pulumi.yaml's folder. */
+  rootDirectory: string;
+  /** Pulumi.yaml's `runtime.options`. */
+  options: Record<string, unknown>;
+}
+
+/** One command an install runs: the executable, then its arguments. */
+export type InstallCommand = [string, ...string[]];
 
 /** The exit code with which a program says it has already shown the user its error. */
 const BAIL_EXIT_CODE = 32;

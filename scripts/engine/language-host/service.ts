@@ -101,33 +101,46 @@ export function languageRuntime(
       return new Empty();
     }),
   };
-  if (runner.installCommand !== undefined)
-    methods.installDependencies = installDependencies(runner.installCommand);
+  if (runner.install !== undefined) methods.installDependencies = installDependencies(runner.install);
   return methods as grpc.UntypedServiceImplementation;
 }
 
-/** `pulumi install`: `command` in the program's folder, its output streamed back. */
-function installDependencies([command, ...args]: [string, ...string[]]): NonNullable<
-  ILanguageRuntimeServer["installDependencies"]
-> {
+/** `pulumi install` and `pulumi new`: the runner's commands in the program's folder, their output streamed back. */
+function installDependencies(
+  commands: NonNullable<LanguageRunner["install"]>,
+): NonNullable<ILanguageRuntimeServer["installDependencies"]> {
   return (call) => {
-    const directory = call.request.getInfo()?.getProgramDirectory() || call.request.getDirectory();
-    const child = spawn(command, args, { cwd: directory, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.on("data", (chunk: Buffer) =>
-      call.write(new language.InstallDependenciesResponse().setStdout(chunk)),
-    );
-    child.stderr.on("data", (chunk: Buffer) =>
-      call.write(new language.InstallDependenciesResponse().setStderr(chunk)),
-    );
-    child.on("error", (error) => call.destroy(error));
-    child.on("close", (code) => {
-      if (code === 0) call.end();
-      else
+    const info = call.request.getInfo();
+    const directory = info?.getProgramDirectory() || call.request.getDirectory();
+    const spec = {
+      programDirectory: directory,
+      rootDirectory: info?.getRootDirectory() || directory,
+      options: info?.getOptions()?.toJavaScript() ?? {},
+    };
+    const write = (chunk: Buffer, stream: "stdout" | "stderr"): void => {
+      const response = new language.InstallDependenciesResponse();
+      call.write(stream === "stdout" ? response.setStdout(chunk) : response.setStderr(chunk));
+    };
+    const runAll = async (): Promise<void> => {
+      for (const [command, ...args] of commands(spec)) {
+        const code = await new Promise<number | null>((resolveCode, reject) => {
+          const child = spawn(command, args, { cwd: directory, stdio: ["ignore", "pipe", "pipe"] });
+          child.stdout.on("data", (chunk: Buffer) => write(chunk, "stdout"));
+          child.stderr.on("data", (chunk: Buffer) => write(chunk, "stderr"));
+          child.on("error", reject);
+          child.on("close", resolveCode);
+        });
+        if (code !== 0) throw new Error(`${[command, ...args].join(" ")} exited with ${code}`);
+      }
+    };
+    runAll().then(
+      () => call.end(),
+      (error: unknown) =>
         call.destroy(
-          Object.assign(new Error(`${command} ${args.join(" ")} exited with ${code}`), {
+          Object.assign(error instanceof Error ? error : new Error(String(error)), {
             code: grpc.status.UNKNOWN,
           }),
-        );
-    });
+        ),
+    );
   };
 }

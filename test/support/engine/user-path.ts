@@ -381,6 +381,34 @@ export class UserSession {
       packages: inject("packages"),
       ...(options.pins === undefined ? {} : { pins: options.pins }),
     });
+    return UserSession.open(root, project, options, async (_, env) => {
+      if (options.seed === false) return;
+      await seedDependencies(project, env);
+      await seedVirtualenv(project, env);
+    });
+  }
+
+  /**
+   * A session in an empty folder `name`, for a test whose user makes the project there (`pulumi
+   * new`); `seed`, when given, puts into the folder what an earlier install made.
+   */
+  static async empty(
+    name: string,
+    options: Pick<SessionOptions, "pathFirst" | "env">,
+    seed?: (project: string, env: NodeJS.ProcessEnv) => Promise<void>,
+  ): Promise<UserSession> {
+    const root = await scratchFolder(`user-${name}`);
+    const project = join(root, name);
+    await mkdir(project);
+    return UserSession.open(root, project, options, seed);
+  }
+
+  private static async open(
+    root: string,
+    project: string,
+    options: Pick<SessionOptions, "pathFirst" | "env">,
+    seed?: (project: string, env: NodeJS.ProcessEnv) => Promise<void>,
+  ): Promise<UserSession> {
     const envFile = join(root, "session.env");
     await writeFile(envFile, "");
     const env = userEnvironment({
@@ -394,10 +422,7 @@ export class UserSession {
     });
     await mkdir(join(root, "state"), { recursive: true });
     // Seeded as the user's earlier installs were made: without the stand-ins of this session.
-    if (options.seed !== false) {
-      await seedDependencies(project, env);
-      await seedVirtualenv(project, env);
-    }
+    await seed?.(project, env);
     applyEnvironment(env, options.env ?? {});
     return new UserSession(root, project, envFile, env);
   }

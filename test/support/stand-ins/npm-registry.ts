@@ -16,9 +16,12 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { Agent, request as httpsRequest } from "node:https";
 import type { AddressInfo } from "node:net";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
-import { mustRun } from "../../../scripts/support/user-project";
+import { expect } from "vitest";
+
+import { mustRun, type PackageSpecs } from "../../../scripts/support/user-project";
+import type { Registries } from "./registries";
 
 /** Where every package the stand-in does not hold comes from. */
 const UPSTREAM = "https://registry.npmjs.org";
@@ -309,4 +312,33 @@ export async function addRegistryUrls(lockfile: string): Promise<void> {
     entry.resolved = `${UPSTREAM}/${name}/-/${name.replace(/^@[^/]+\//, "")}-${entry.version}.tgz`;
   }
   await writeFile(lockfile, `${JSON.stringify(lock, null, 2)}\n`);
+}
+
+/**
+ * The release's npm packages (`packages`, packed) published to a stand-in of the registry, as
+ * {@link Registries}: its variable sends a user's npm there, and every other package on to
+ * registry.npmjs.org (or the machine's npm cache, which holds what earlier installs fetched).
+ */
+export async function startReleaseOnNpm(packages: PackageSpecs): Promise<Registries> {
+  const registry = await startNpmRegistry(Object.keys(packages));
+  const tarballs = Object.values(packages).map((spec) => spec.replace(/^file:/, ""));
+  try {
+    await Promise.all(tarballs.map((tarball) => publishTo(registry, tarball)));
+  } catch (error) {
+    await registry.close();
+    throw error;
+  }
+  return {
+    env: { npm_config_registry: registry.url },
+    expectServed() {
+      const served = registry.requests
+        .filter((r) => r.method === "GET" && r.status === 200)
+        .map((r) => r.path);
+      const provider = tarballs.find((t) => basename(t).startsWith("pulumi-notification-handlers-"));
+      expect(served, "the provider's tarball from the stand-in").toContain(
+        `/pulumi-notification-handlers/-/${basename(provider ?? "")}`,
+      );
+    },
+    close: () => registry.close(),
+  };
 }
