@@ -15,7 +15,7 @@ import { parse as parseYaml } from "yaml";
 import { NotificationHandlersClient } from "../../sdk/client/client";
 import { REPOSITORY_ROOT, scratchFolder } from "../../scripts/support/user-project";
 import { copyPinnedVirtualenv, listAll, UserSession } from "../support/engine/user-path";
-import { startServer } from "../support/servers/reference-server";
+import { serverForTest } from "../support/servers/reference-server";
 import { startGoSdkTag } from "../support/stand-ins/go-tag";
 import { startReleaseOnNpm } from "../support/stand-ins/npm-registry";
 import { startPythonSdkIndex } from "../support/stand-ins/package-index";
@@ -70,7 +70,7 @@ type Outputs = Record<"oncallId" | "slackId" | "pagerId", number>;
 describe.each(LANGUAGES)("templates/$language, made with pulumi new", ({ language, registries, seed }) => {
   // One story: each step acts on the stack the steps before it left.
   it("makes a project with its secrets encrypted, brings it up, repairs a rename, keeps secrets out, destroys", async () => {
-    const server = await startServer();
+    const server = await serverForTest();
     const key = await server.newKey();
     const api = new NotificationHandlersClient({ baseURL: server.url, apiKey: key, maxRetries: 0 });
     onTestFinished(() => api.close());

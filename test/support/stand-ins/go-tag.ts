@@ -7,10 +7,10 @@
  * a version it holds; `expectServed` then finds it there with the tag's commit as its origin.
  */
 import { readFileSync } from "node:fs";
-import { readFile, readdir, rm } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
 
 import { REPOSITORY_URL } from "../../../provider/tokens";
 import { packageVersion } from "../../../scripts/release/build-plugin";
@@ -34,8 +34,34 @@ function cachePlaces(moduleCache: string, version: string): { downloads: string;
   };
 }
 
-/** The Go SDK of the e2e set-up (the checkout's `sdk/go`) at its tag in a bare clone in `work`. */
-export async function startGoSdkTag(work: string): Promise<Registries> {
+/**
+ * Holds the machine's module cache's copy of the Go SDK for one story at a time, until `release` is
+ * called: each story takes it out and fetches it again, which would pull it from under another's build.
+ */
+async function holdGoSdkInCache(): Promise<() => Promise<void>> {
+  const lock = join(inject("installs"), "go-sdk-in-module-cache.lock");
+  for (let waited = 0; ; waited += 1) {
+    const mine = await mkdir(lock).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "EEXIST") return false;
+        throw error;
+      },
+    );
+    if (mine) return () => rm(lock, { recursive: true, force: true });
+    if (waited > 2_400) throw new Error(`${lock} was held for more than 10 minutes`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The SDK tagged in a bare clone in `work`, and the module cache without the version it tags. */
+async function takeGoSdkOutOfCache(work: string): Promise<{
+  version: string;
+  repository: string;
+  commit: string;
+  downloads: string;
+  files: string;
+}> {
   const version = packageVersion();
   const repository = join(work, "repository.git");
   const env = { cwd: work, env: process.env };
@@ -61,6 +87,20 @@ export async function startGoSdkTag(work: string): Promise<Registries> {
       await rm(join(clones, file), { recursive: true, force: true });
   }
 
+  return { version, repository, commit, downloads, files };
+}
+
+/**
+ * The Go SDK of the e2e set-up (the checkout's `sdk/go`) at its tag in a bare clone in `work`; the
+ * machine's module cache's copy is the caller's alone until `close`.
+ */
+export async function startGoSdkTag(work: string): Promise<Registries> {
+  const release = await holdGoSdkInCache();
+  const taken = await takeGoSdkOutOfCache(work).catch(async (error: unknown) => {
+    await release();
+    throw error;
+  });
+  const { version, repository, commit, downloads, files } = taken;
   return {
     env: goSdkFromRepository(repository),
     expectServed() {
@@ -78,6 +118,7 @@ export async function startGoSdkTag(work: string): Promise<Registries> {
     },
     async close() {
       // The bare clone is in `work`, which its caller removes.
+      await release();
     },
   };
 }
