@@ -18,7 +18,9 @@ import { storyStep } from "../support/story-step";
 /**
  * Appended to the example's program: a handler replaced by a trigger, another replaced with it, and
  * one whose name a transform leaves to the web UI (Python's transforms drop `replace_with` and fail
- * on `replacement_trigger`, so that one has neither).
+ * on `replacement_trigger`, so that one has neither). The first two are on the second site: on the
+ * first, the story's requests would pass the reference server's 60 a minute, and its destroy would
+ * wait a minute for the limit.
  */
 const OPTIONS_YAML_LACKS = `
 rotation = config.get("rotation") or "v0"
@@ -27,13 +29,13 @@ rotated = notification_handlers.NotificationHandler(
     type=notification_handlers.HandlerType.EMAIL,
     name="Rotated",
     email="rotated@example.com",
-    opts=pulumi.ResourceOptions(replacement_trigger=rotation),
+    opts=pulumi.ResourceOptions(replacement_trigger=rotation, provider=production),
 )
 follower = notification_handlers.NotificationHandler(
     "follower",
     type=notification_handlers.HandlerType.INTERNAL_NOTIFICATION,
     name="Follower",
-    opts=pulumi.ResourceOptions(replace_with=[rotated]),
+    opts=pulumi.ResourceOptions(replace_with=[rotated], provider=production),
 )
 
 
