@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { NPM_PACKAGE, PLUGIN_DOWNLOAD_URL, REPOSITORY_URL } from "../../provider/tokens";
+import { YAML_HOST_VERSION } from "../../scripts/engine/engine";
 import { GO_MODULE, PYTHON_DISTRIBUTION, dotnetZipName } from "../../scripts/release/release";
 import { REPOSITORY_ROOT } from "../../scripts/support/user-project";
 
@@ -232,6 +233,20 @@ describe("what the README and the installation page install", () => {
 
   it("the installation page links the .NET SDK's sources in this version's release", () => {
     expect(read(INSTALLATION_PAGE)).toContain(`(${releaseUrl}/${dotnetZipName(version)})`);
+  });
+
+  it("the installation page's versions are the npm package's range and the engine the tests run", () => {
+    const { peerDependencies, engines } = JSON.parse(read("package.json")) as {
+      peerDependencies: Record<string, string>;
+      engines: Record<string, string>;
+    };
+    const lock = JSON.parse(read("package-lock.json")) as { packages: Record<string, { version: string }> };
+    const cli = lock.packages["node_modules/@pulumi/pulumi"]?.version;
+    const rows = /### Versions that go together\n([\s\S]*?)\n### /.exec(read(INSTALLATION_PAGE))?.[1] ?? "";
+    expect(rows).toContain(
+      `| \`${peerDependencies["@pulumi/pulumi"]}\` (the peer range), on Node.js ${engines.node?.replace(">=", "")} or later |`,
+    );
+    expect(rows).toContain(`| ${cli}, with Pulumi YAML's language host ${YAML_HOST_VERSION} |`);
   });
 
   it("the installation page has the front matter of a Pulumi Registry page", () => {
