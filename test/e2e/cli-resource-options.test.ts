@@ -62,6 +62,9 @@ describe("Pulumi's resource options through the dynamic provider, with the Pulum
       ].join("\n"),
     );
     const first = await outputs();
+    expect(first.waitsId, "dependsOn makes `waits` after `first`, declared after it").toBeGreaterThan(
+      first.firstId!,
+    );
 
     await storyStep("a UI edit and a delete, recorded by refresh", async () => {
       await server.edit(key, first.aId!, { name: "a (UI)", isEnabled: false });

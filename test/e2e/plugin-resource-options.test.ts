@@ -169,7 +169,10 @@ ${options}`;
       [
         HEADER.replace("  inbox:\n", "  guarded:\n").replace("name: Inbox", "name: Guarded") +
           "    options:\n      protect: true",
-        phase < 2 ? `  owner:\n${inbox("Owner")}` : "",
+        // Declared before the mailbox, made after it: the order is dependsOn's alone.
+        phase < 2
+          ? `  owner:\n${inbox("Owner", "    options:\n      dependsOn:\n        - ${mailbox}\n")}`
+          : "",
         phase < 2 ? `  owned:\n${inbox("Owned", "    options:\n      deletedWith: ${owner}\n")}` : "",
         phase < 1 ? `  kept:\n${inbox("Kept", "    options:\n      retainOnDelete: true\n")}` : "",
         phase < 1
@@ -197,6 +200,9 @@ ${options}`;
 
     await mustPulumi("up", "--yes", "--skip-preview");
     const before = await handlers();
+    expect(before.get("Owner"), "dependsOn makes the owner after the mailbox").toBeGreaterThan(
+      before.get("Mailbox")!,
+    );
     await writeFile(join(folder, "Pulumi.yaml"), program(1));
     const renamed = await mustPulumi("up", "--yes", "--skip-preview", "--diff", "--refresh");
     expect(renamed.stdout).toContain("~ name (hidden)");
