@@ -19,7 +19,7 @@ import {
 } from "../sdk/client/core/errors";
 import { CONFIG_KEYS } from "../provider/for-cli";
 import { UPDATE_STRATEGIES, type UpdateStrategy } from "../sdk/client/domain/settings";
-import { type CliIo, CommandError, UsageError, parseCommandLine } from "./io";
+import { type CliIo, CommandError, UsageError, counted, parseCommandLine } from "./io";
 import { OutputFolder } from "./export-folder";
 import { type ExportPlan, planExport } from "./export-plan";
 import {
@@ -303,9 +303,6 @@ function describe(plan: ExportPlan, request: ExportRequest, strategy: StrategyCh
   }
   return `${lines.join("\n")}\n`;
 }
-
-/** A count and its noun, in the plural unless it is one: "1 secret value", "2 handlers". */
-const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

@@ -43,3 +43,6 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString("utf8");
 }
+
+/** A count and its noun, in the plural unless it is one: "1 secret value", "2 handlers". */
+export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;

@@ -3,7 +3,7 @@
  * it: the resource provider plugin when the engine starts it (`provider/plugin/lifecycle.ts`), or a
  * command a person or a workflow runs (`./plugin-command-line`), told apart by the first argument.
  */
-import { packageVersion, servePlugin } from "../provider/for-cli";
+import { packageVersion, runPlugin } from "../provider/for-cli";
 import { processIo } from "./io";
 import { isCommandLine, runCommandLine } from "./plugin-command-line";
 
@@ -13,5 +13,5 @@ if (isCommandLine(args)) {
     process.exitCode = code;
   });
 } else {
-  servePlugin();
+  runPlugin();
 }

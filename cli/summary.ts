@@ -18,6 +18,7 @@ import {
   HANDLER_RESOURCE_TYPES,
   ORIGINS,
   parseDriftNotes,
+  renamedField,
   SHOWN_SECRET,
 } from "../provider/for-cli";
 import { ALL_FIELDS } from "../sdk/client/domain/catalog";
@@ -147,7 +148,7 @@ function noteOf(step: PreviewStep, notes: readonly DriftNote[]): DriftNote | und
 
 /** Whether a note is of the handler `names` name: by its live name, or the code's when it was renamed. */
 function namedBy(note: DriftNote, names: readonly unknown[]): boolean {
-  const renamed = note.kind === "differs" ? note.fields.find((d) => d.property === "name") : undefined;
+  const renamed = renamedField(note);
   return [note.name, ...(renamed === undefined ? [] : [JSON.parse(renamed.desired) as unknown])].some(
     (name) => names.includes(name),
   );
@@ -199,7 +200,7 @@ function handlerCell(step: PreviewStep, note: DriftNote | undefined): string {
     const adopt = step.newState?.inputs?.adopt;
     return `${adopt === undefined || adopt === false ? "new" : "existing"}: ${markdownText(JSON.stringify(code))}`;
   }
-  const renamed = note?.kind === "differs" ? note.fields.find((d) => d.property === "name") : undefined;
+  const renamed = renamedField(note);
   const live = renamed === undefined ? JSON.stringify(step.oldState?.outputs?.name ?? code) : renamed.live;
   const inCode = JSON.stringify(code);
   return `${id} ${markdownText(live)}${code === undefined || live === inCode ? "" : ` (in the code: ${markdownText(inCode)})`}`;

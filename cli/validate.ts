@@ -4,7 +4,7 @@
  */
 
 import { formatProblem, readSetFiles, readSetSources } from "../provider/for-cli";
-import { type CliIo, UsageError, parseCommandLine } from "./io";
+import { type CliIo, UsageError, counted, parseCommandLine } from "./io";
 
 export const VALIDATE_USAGE = `Usage:
   notification-handlers validate FILE...
@@ -27,12 +27,11 @@ export function validateCommand(args: string[], io: CliIo): number {
   const reading = readSetFiles(sources);
   const problems = [...unreadable, ...reading.problems];
   for (const problem of problems) io.stdout.write(`${formatProblem(problem)}\n`);
-  const files = `${positionals.length} file${positionals.length === 1 ? "" : "s"}`;
+  const files = counted(positionals.length, "file");
   if (problems.length > 0) {
-    io.stderr.write(`${problems.length} problem${problems.length === 1 ? "" : "s"} in ${files}\n`);
+    io.stderr.write(`${counted(problems.length, "problem")} in ${files}\n`);
     return 1;
   }
-  const handlers = reading.entries.length;
-  io.stdout.write(`${handlers} handler${handlers === 1 ? "" : "s"} in ${files}: no problems\n`);
+  io.stdout.write(`${counted(reading.entries.length, "handler")} in ${files}: no problems\n`);
   return 0;
 }

@@ -16,6 +16,14 @@ declare const PLUGIN_VERSION: string | undefined;
  */
 export function ownVersion(): string | undefined {
   if (typeof PLUGIN_VERSION === "string") return PLUGIN_VERSION;
+  found ??= { version: findVersion() };
+  return found.version;
+}
+
+/** The walk's result, once per process. */
+let found: { version: string | undefined } | undefined;
+
+function findVersion(): string | undefined {
   for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
     const manifest = join(dir, "package.json");
     if (!existsSync(manifest)) continue;

@@ -22,7 +22,7 @@ export type AppliedRecord = Record<string, string>;
 
 /** The record of a write (or a takeover that wrote nothing): `desired` as sent, `live` as stored. */
 export function appliedRecord(desired: Desired, live: LiveHandler): AppliedRecord {
-  const code = valuesOf(desired.type, desired.name, desired.isEnabled, desired.fields);
+  const code = codeValues(desired);
   const stored = storedValues(desired, live);
   const record: AppliedRecord = {};
   for (const [property, value] of Object.entries(code)) {
@@ -50,7 +50,7 @@ export function withOrigins(
   editedSinceRecorded: readonly string[],
 ): Difference[] {
   const record = recordIn(olds);
-  const code = valuesOf(desired.type, desired.name, desired.isEnabled, desired.fields);
+  const code = codeValues(desired);
   const stored = storedValues(desired, live);
   const changed = (property: string, values: Record<string, string | undefined>, side: 0 | 1): boolean => {
     const [applied, kept = applied] = record![property]!.split(":");
@@ -70,6 +70,11 @@ export function withOrigins(
 function recordIn(outputs: Record<string, unknown>): AppliedRecord | undefined {
   const record = outputs[APPLIED_KEY];
   return typeof record === "object" && record !== null ? (record as AppliedRecord) : undefined;
+}
+
+/** What the code sends of each property. */
+function codeValues(desired: Desired): Record<string, string | undefined> {
+  return valuesOf(desired.type, desired.name, desired.isEnabled, desired.fields);
 }
 
 /** What the server stores of the properties `desired` names. */

@@ -39,11 +39,14 @@ type ValueOf<S> = S extends { readonly rule: SettingRule<infer T> }
     : T | undefined
   : never;
 
+/** A configuration key without the package's prefix (`notification-handlers:baseUrl` → `baseUrl`). */
+export const shortKey = (configKey: string): string => configKey.slice(configKey.indexOf(":") + 1);
+
 /** A setting of the provider: its name in ProviderSettings, its key without the prefix, the setting. */
 const ENTRIES = Object.entries(PROVIDER_SETTINGS).map(
   ([name, setting]: [string, Setting<unknown> & { configKey: string }]) => ({
     name,
-    key: setting.configKey.slice(setting.configKey.indexOf(":") + 1),
+    key: shortKey(setting.configKey),
     setting,
   }),
 );

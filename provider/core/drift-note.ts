@@ -74,11 +74,15 @@ export function describeDifferences(found: readonly Difference[]): string {
     .join("\n");
 }
 
+/** A note's difference in the handler's name, when it was renamed. */
+export const renamedField = (note: DriftNote | undefined): Difference | undefined =>
+  note?.kind === "differs" ? note.fields.find((d) => d.property === "name") : undefined;
+
 /** The text of a note: the handler named as it is live, and as the code has it when that differs. */
 export function formatDriftNote(note: DriftNote): string {
   const named = JSON.stringify(note.name);
   if (note.kind === "gone") return `handler ${note.id} (${named}) ${GONE}; it will be created again`;
-  const renamed = note.fields.find((d) => d.property === "name");
+  const renamed = renamedField(note);
   const inCode = renamed === undefined ? "" : `, in the code ${renamed.desired}`;
   return `handler ${note.id} (${named}${inCode}) ${DIFFERS}\n${describeDifferences(note.fields)}`;
 }

@@ -104,8 +104,14 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** Whether an input is given and known: neither absent nor the engine's unknown. */
 const given = (value: unknown): boolean => value !== undefined && value !== UNKNOWN;
 
-/** Checks inputs against the catalog's rules; every failure names the property and the rule. */
-export function checkInputs(inputs: HandlerInputs): CheckFailure[] {
+/**
+ * Checks inputs against the catalog's rules; every failure names the property and the rule. A field
+ * `mayBeAbsent` names is not required (one whose value is carried over from the live handler).
+ */
+export function checkInputs(
+  inputs: HandlerInputs,
+  mayBeAbsent: (property: string) => boolean = () => false,
+): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const fail = (property: string, reason: string): void => {
     failures.push({ property, reason });
@@ -148,7 +154,7 @@ export function checkInputs(inputs: HandlerInputs): CheckFailure[] {
     for (const spec of fieldsOf(type)) {
       const value = inputs[spec.property];
       if (value === undefined || value === null) {
-        fail(spec.property, `is required for type ${type}`);
+        if (!mayBeAbsent(spec.property)) fail(spec.property, `is required for type ${type}`);
       } else if (value === UNKNOWN) {
         continue;
       } else if (typeof value !== "string") {

@@ -90,10 +90,7 @@ export async function check(
   // A resource with a connection of its own does not need the provider's.
   if (news.connection === undefined || news.connection === null) requireConnection(ctx.settings);
   const carried = (property: string): boolean => carriedFromLive(olds, news, property, options);
-  const failures = [
-    ...checkInputs(news).filter((f) => !(carried(f.property) && f.reason.startsWith("is required"))),
-    ...connectionFailures(news.connection),
-  ].map((f) => ({
+  const failures = [...checkInputs(news, carried), ...connectionFailures(news.connection)].map((f) => ({
     property: "",
     reason: f.property === "" ? f.reason : `${f.property} ${f.reason}`,
   }));

@@ -14,7 +14,7 @@ import {
   PropertyDiff,
 } from "@pulumi/pulumi/proto/provider_pb";
 
-import { CONFIG_KEYS, type ConfigGetter, readSettings, settingsFailures } from "../core/config";
+import { CONFIG_KEYS, type ConfigGetter, readSettings, settingsFailures, shortKey } from "../core/config";
 import type { ProviderContext } from "../core/context";
 import { UNKNOWN } from "../core/inputs";
 import { PACKAGE_NAME } from "../tokens";
@@ -23,9 +23,6 @@ import { type PropertyValues, decodeProperties } from "./properties";
 /** Keys the engine or the SDKs add to a provider's inputs, which are not configuration of ours. */
 const ENGINE_KEYS = new Set(["version", "pluginDownloadURL"]);
 const SHORT_KEYS = Object.keys(CONFIG_KEYS);
-
-/** A key of `../core/config`'s form (`notification-handlers:baseUrl`) as its property (`baseUrl`). */
-const propertyOf = (key: string): string => key.slice(PACKAGE_NAME.length + 1);
 
 /** A configuration value as the settings read it: text, or unset (an unknown counts as unset). */
 function asText(value: unknown): string | undefined {
@@ -36,7 +33,7 @@ function asText(value: unknown): string | undefined {
 const getterOf =
   (values: PropertyValues): ConfigGetter =>
   (key) =>
-    asText(values[propertyOf(key)]);
+    asText(values[shortKey(key)]);
 
 /** Checks the configuration: every key of ours that breaks its rule, and keys that are not ours. */
 export function checkConfig(request: CheckRequest): CheckResponse {
@@ -84,7 +81,7 @@ export function configure(ctx: ProviderContext, request: ConfigureRequest): Conf
   const args = decodeProperties(request.getArgs()).values;
   const variables = request.getVariablesMap();
   ctx.settings = readSettings((key) => {
-    const property = propertyOf(key);
+    const property = shortKey(key);
     return asText(args[property]) ?? asText(variables.get(`${PACKAGE_NAME}:config:${property}`));
   });
   const response = new ConfigureResponse()

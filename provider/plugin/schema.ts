@@ -17,6 +17,7 @@ import {
   type UpdateStrategy,
   UPDATE_STRATEGIES,
 } from "../../sdk/client/domain/settings";
+import { shortKey } from "../core/config";
 import {
   GET_HANDLERS_TOKEN,
   GET_HANDLER_TOKEN,
@@ -126,7 +127,7 @@ function settings(): Record<string, PropertySpec> {
   const specs: Record<string, PropertySpec> = {};
   for (const setting of Object.values(SETTINGS) as Setting<string | number>[]) {
     if (setting.configKey === undefined) continue;
-    const name = setting.configKey.slice(`${PACKAGE_NAME}:`.length);
+    const name = shortKey(setting.configKey);
     // The fallbacks are described, not declared as `defaultInfo`: the provider reads the environment
     // itself, so a generated SDK does not copy the value into the program's inputs.
     const parts = [
