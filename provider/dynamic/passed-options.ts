@@ -46,14 +46,9 @@ export function passedOptions(opts: DeclaredOptions, name: string): PassedOption
 
 /** The options of one call, from the properties it received (`operation` for its timeout). */
 export function optionsIn(properties: Record<string, unknown>, operation?: TimedOperation): ResourceOptions {
-  const passed = (properties[OPTIONS_KEY] ?? {}) as PassedOptions;
-  const options: ResourceOptions = {};
-  if (passed.resource !== undefined) options.resource = passed.resource;
-  if (passed.ignoreChanges !== undefined) options.ignoreChanges = passed.ignoreChanges;
-  if (passed.replaceOnChanges !== undefined) options.replaceOnChanges = passed.replaceOnChanges;
-  const seconds = operation === undefined ? undefined : passed.customTimeouts?.[operation];
-  if (seconds !== undefined) options.timeoutSeconds = seconds;
-  return options;
+  const { customTimeouts, ...options } = (properties[OPTIONS_KEY] ?? {}) as PassedOptions;
+  const seconds = operation === undefined ? undefined : customTimeouts?.[operation];
+  return seconds === undefined ? options : { ...options, timeoutSeconds: seconds };
 }
 
 /**
