@@ -29,10 +29,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { chmod, copyFile, link, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { delimiter, dirname, join, resolve } from "node:path";
-import { projectCache, userCache } from "../support/project-cache";
 import { promisify } from "node:util";
 
+import { withDirLock } from "../support/dir-lock";
 import { step } from "../support/progress";
+import { projectCache, userCache } from "../support/project-cache";
 
 const run = promisify(execFile);
 
@@ -300,33 +301,22 @@ async function installDynamicProviderPlugin(binDir: string, projectRoot: string)
   }
 }
 
-async function withLock<T>(
+/** Runs `work` holding the engine cache's lock: one process builds or installs into it at a time. */
+function withLock<T>(
   env: NodeJS.ProcessEnv,
   work: () => Promise<T>,
   log: (line: string) => void,
 ): Promise<T> {
-  const lock = join(cacheRoot(env), ".lock");
-  await mkdir(cacheRoot(env), { recursive: true });
-  for (let waited = 0; ; waited++) {
-    try {
-      await mkdir(lock);
-      break;
-    } catch {
-      // Another process is building; a lock older than 30 minutes is left from a killed build.
-      const age = Date.now() - (await stat(lock).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
-      if (age > 30 * 60_000) {
-        await rm(lock, { recursive: true, force: true });
-        continue;
-      }
-      if (waited % 30 === 0) log("Waiting for another build of the engine to finish...");
-      await new Promise((r) => setTimeout(r, 2_000));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    await rm(lock, { recursive: true, force: true });
-  }
+  return withDirLock(
+    join(cacheRoot(env), ".lock"),
+    {
+      staleAfterMs: 30 * 60_000, // 30 min: a build takes minutes, an older lock is a killed build's
+      pollMs: 2_000,
+      onWait: () => log("Waiting for another build of the engine to finish..."),
+      waitNoticeEvery: 30,
+    },
+    work,
+  );
 }
 
 /** The CLI found or built, before the language host is looked for. */

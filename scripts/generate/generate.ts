@@ -11,6 +11,7 @@ import { join } from "node:path";
 
 import { pulumiSchemaJson } from "../../provider/plugin/schema";
 import { openApiDocument } from "../../server/openapi";
+import { PLUGIN_SCHEMA_FILE } from "../support/schema-file";
 import { REPOSITORY_ROOT } from "../support/user-project";
 import { catalogTable, formFieldsTable } from "./catalog-table";
 import { handlerSetSchemaJson } from "./handler-set-schema";
@@ -19,9 +20,6 @@ import { providerSettingsTable, readmeSettingsTable } from "./settings-table";
 
 /** The command that writes them, as a stale file's message names it. */
 export const GENERATE = "npm run generate";
-
-/** The plugin's Pulumi package schema, from the repository root: the package ships it, the SDKs come from it. */
-export const PLUGIN_SCHEMA_FILE = "provider/schema.json";
 
 /** Each page with generated tables, and its tables by the name their markers give. */
 const PAGES: Record<string, Record<string, () => string>> = {

@@ -7,23 +7,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { pulumiSchema } from "../../provider/plugin/schema";
 import { NPM_PACKAGE, REPOSITORY_URL } from "../../provider/tokens";
 import { packageVersion } from "../release/build-plugin";
+import { GO_MODULE, PYTHON_PACKAGE } from "../release/release";
 import { REPOSITORY_ROOT } from "../support/user-project";
-
-/** The SDKs' names as the schema gives them: the Python distribution, the Go package's module. */
-const SDK_NAMES = ((): { python: string; goModule: string } => {
-  const language = pulumiSchema().language as {
-    python: { packageName: string };
-    go: { importBasePath: string };
-  };
-  const go = language.go.importBasePath;
-  return {
-    python: language.python.packageName.replaceAll("_", "-"),
-    goModule: go.slice(0, go.lastIndexOf("/")),
-  };
-})();
 
 interface Language {
   /** The template's folder and the chooser's name. */
@@ -49,14 +36,14 @@ const LANGUAGES: Language[] = [
     title: "Python",
     file: "__main__.py",
     fence: "python",
-    install: (v) => `pip install ${SDK_NAMES.python}==${v}`,
+    install: (v) => `pip install ${PYTHON_PACKAGE}==${v}`,
   },
   {
     name: "go",
     title: "Go",
     file: "main.go",
     fence: "go",
-    install: (v) => `go get ${SDK_NAMES.goModule}@v${v}`,
+    install: (v) => `go get ${GO_MODULE}@v${v}`,
   },
   { name: "yaml", title: "YAML", file: "Pulumi.yaml", fence: "yaml", install: () => undefined },
 ];

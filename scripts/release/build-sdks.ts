@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 
 import { type ProgressLog, step, toStderr } from "../support/progress";
-import { PLUGIN_SCHEMA_FILE } from "../generate/generate";
+import { PLUGIN_SCHEMA_FILE } from "../support/schema-file";
 import { REPOSITORY_ROOT } from "../support/user-project";
 
 const run = promisify(execFile);

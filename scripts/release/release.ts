@@ -93,6 +93,9 @@ export const dotnetZipName = (version: string): string =>
 /** The Python SDK's distribution name, as the wheel and the sdist begin. */
 export const PYTHON_DISTRIBUTION = "pulumi_notification_handlers";
 
+/** The Python SDK's name as pip takes it in `pip install` and a requirement, and as `pip freeze` lists it. */
+export const PYTHON_PACKAGE = PYTHON_DISTRIBUTION.replaceAll("_", "-");
+
 /**
  * The sdist's build system: setuptools, pinned as the release builds with it, over the generated
  * setup.py, which keeps the metadata (the generator writes no pyproject.toml for this schema).

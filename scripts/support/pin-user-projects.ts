@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 
 import { packageVersion } from "../release/build-plugin";
 import { generateSdks } from "../release/build-sdks";
-import { PYTHON_DISTRIBUTION } from "../release/release";
+import { PYTHON_PACKAGE } from "../release/release";
 import { GO_SDK_MODULE, goSdkFromRepository, tagGoSdk } from "../release/go-tag";
 import {
   mustRun,
@@ -84,9 +84,6 @@ async function pinReleaseProject(dir: string, manifest: Manifest): Promise<void>
   }
 }
 
-/** This project's Python SDK, as pip names it in a requirement and in `pip freeze`. */
-const PYTHON_SDK = PYTHON_DISTRIBUTION.replaceAll("_", "-");
-
 /**
  * The SDK is installed from its sources, generated now at package.json's version: the release
  * publishes it, and whoever holds its name on PyPI until then must not write the pins. What it and
@@ -99,14 +96,14 @@ async function pinPythonProject(folder: string): Promise<void> {
     .map((line) => line.replace(/#.*/, "").trim())
     .filter((line) => /^[A-Za-z0-9]/.test(line));
   const version = packageVersion();
-  const sdkVersion = pipPins(requirements.join("\n")).get(PYTHON_SDK);
+  const sdkVersion = pipPins(requirements.join("\n")).get(PYTHON_PACKAGE);
   if (sdkVersion !== undefined && sdkVersion !== version)
     throw new Error(
-      `${folder}/requirements.txt asks for ${PYTHON_SDK}==${sdkVersion}, where package.json's version is ${version}`,
+      `${folder}/requirements.txt asks for ${PYTHON_PACKAGE}==${sdkVersion}, where package.json's version is ${version}`,
     );
   const scratch = await scratchFolder("pins");
   try {
-    const others = requirements.filter((line) => !pipPins(line).has(PYTHON_SDK));
+    const others = requirements.filter((line) => !pipPins(line).has(PYTHON_PACKAGE));
     if (sdkVersion !== undefined) {
       const sdk = join(scratch, "sdk");
       await generateSdks({ outDir: sdk, toolsDir: join(REPOSITORY_ROOT, "dist", "tools"), version });
@@ -120,11 +117,11 @@ async function pinPythonProject(folder: string): Promise<void> {
     });
     const { stdout } = await mustRun(
       python,
-      ["-m", "pip", "freeze", "--all", "--exclude", "pip", "--exclude", PYTHON_SDK],
+      ["-m", "pip", "freeze", "--all", "--exclude", "pip", "--exclude", PYTHON_PACKAGE],
       { cwd: scratch, env: process.env },
     );
     const pins = pipPins(stdout);
-    if (sdkVersion !== undefined) pins.set(PYTHON_SDK, sdkVersion);
+    if (sdkVersion !== undefined) pins.set(PYTHON_PACKAGE, sdkVersion);
     const lines = [
       "# Written by `npm run pins:update` from requirements.txt: every package it brings in, exact.",
       "# No hashes: pip checks them only when every package it installs has one, and the SDK's wheel",

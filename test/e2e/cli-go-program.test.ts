@@ -3,21 +3,14 @@
  * `go get` taking the Go SDK from the repository's tag `sdk/go/v0.2.0` (a bare clone tagged by the
  * release's own code) and checking it against go.sum (a schema or generator change moves the SDK's
  * sums: `npm run pins:update -- --go-sdk`), the plugin downloaded by the engine from the release, and
- * nothing else fetched but the registries named below; the program builds with the machine's Go
- * caches (see `program-on-two-sites.ts` for what is run and checked).
+ * nothing else fetched but the registries `goSdkRegistries` names; the program builds with the
+ * machine's Go caches (see `program-on-two-sites.ts` for what is run and checked).
  */
-import { startGoSdkTag } from "../support/stand-ins/go-tag";
 import { describeProgramOnTwoSites } from "../support/engine/program-on-two-sites";
-import { pluginRelease, together } from "../support/stand-ins/registries";
+import { goSdkRegistries } from "../support/stand-ins/sdk-registries";
 
 describeProgramOnTwoSites({
   example: "go",
   installed: ["go: downloading github.com/notification-handlers/pulumi-notification-handlers/sdk/go v0.2.0"],
-  registries: async (work) =>
-    together(
-      // The Go module proxy and checksum database for any of Pulumi's modules the machine's module
-      // cache lacks.
-      await pluginRelease(work, "proxy.golang.org:443", "sum.golang.org:443"),
-      await startGoSdkTag(work),
-    ),
+  registries: goSdkRegistries,
 });

@@ -7,12 +7,11 @@
  * Then options Pulumi YAML lacks, added to the program: `replacementTrigger`, `replaceWith`, and an
  * `ignoreChanges` that a transform sets, which reaches the plugin.
  */
-import { expect, inject } from "vitest";
+import { expect } from "vitest";
 
-import { startPythonSdkIndex } from "../support/stand-ins/package-index";
 import { describeProgramOnTwoSites, type TwoSites } from "../support/engine/program-on-two-sites";
 import type { UserSession } from "../support/engine/user-path";
-import { pluginRelease, together } from "../support/stand-ins/registries";
+import { pythonSdkRegistries } from "../support/stand-ins/sdk-registries";
 import { storyStep } from "../support/story-step";
 
 /**
@@ -91,12 +90,6 @@ describeProgramOnTwoSites({
     // Everything else is in the seeded environment at the version constraints.txt pins.
     "Successfully installed pulumi-notification-handlers-0.2.0\n",
   ],
-  registries: async (work) =>
-    together(
-      // PyPI for any package the seeded environment lacks (none while constraints.txt and the
-      // requirements agree).
-      await pluginRelease(work, "pypi.org:443", "files.pythonhosted.org:443"),
-      await startPythonSdkIndex(inject("release"), work),
-    ),
+  registries: pythonSdkRegistries,
   ownSteps: optionsYamlLacks,
 });

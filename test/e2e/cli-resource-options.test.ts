@@ -11,20 +11,14 @@
  */
 import { describe, expect, inject, it, onTestFinished } from "vitest";
 
-import { serverForTest } from "../support/engine/stacks";
+import type { StateResource } from "../../cli/state-json";
+import { DYNAMIC_RESOURCE_TYPE } from "../../provider/tokens";
+import { exportedResources, serverForTest } from "../support/engine/stacks";
 import { UserSession } from "../support/engine/user-path";
 import { storyStep } from "../support/story-step";
 
-const TYPE = "pulumi-nodejs:dynamic/notification-handlers:NotificationHandler";
 const urn = (name: string, stack = "dev"): string =>
-  `urn:pulumi:${stack}::resource-options::${TYPE}::${name}`;
-
-interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  outputs?: Record<string, unknown>;
-}
+  `urn:pulumi:${stack}::resource-options::${DYNAMIC_RESOURCE_TYPE}::${name}`;
 
 describe("Pulumi's resource options through the dynamic provider, with the Pulumi CLI in a project folder", () => {
   it("mean what Pulumi says: those the resource passes, then the engine's own, and its commands", async () => {
@@ -44,11 +38,9 @@ describe("Pulumi's resource options through the dynamic provider, with the Pulum
     const outputs = async (): Promise<Record<string, number>> =>
       JSON.parse((await s.mustSh("pulumi stack output --json")).stdout) as Record<string, number>;
     const state = async (stack = "dev"): Promise<StateResource[]> =>
-      (
-        JSON.parse((await s.mustSh(`pulumi stack export --stack ${stack}`, false)).stdout) as {
-          deployment: { resources: StateResource[] };
-        }
-      ).deployment.resources.filter((r) => r.type === TYPE);
+      exportedResources((await s.mustSh(`pulumi stack export --stack ${stack}`, false)).stdout).filter(
+        (r) => r.type === DYNAMIC_RESOURCE_TYPE,
+      );
 
     await s.mustSh(`export KEY=${key}`, false);
     await s.mustSh(
@@ -163,7 +155,7 @@ describe("Pulumi's resource options through the dynamic provider, with the Pulum
     await storyStep(
       "pulumi import fails in the dynamic-provider host's read, importing nothing",
       async () => {
-        const imported = await s.sh(`pulumi import ${TYPE} by-hand ${byHand} --yes`);
+        const imported = await s.sh(`pulumi import ${DYNAMIC_RESOURCE_TYPE} by-hand ${byHand} --yes`);
         expect(imported.code).not.toBe(0);
         expect(`${imported.stdout}${imported.stderr}`).toContain("code must be a string, not undefined");
         expect((await state()).map((r) => r.urn)).not.toContain(urn("by-hand"));

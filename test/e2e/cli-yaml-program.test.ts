@@ -12,6 +12,7 @@ import {
   expectUpOnTwoSites,
   expectSecretsKept,
   repairDrift,
+  siteKeys,
   sitesForTest,
 } from "../support/engine/program-on-two-sites";
 import { expectRefusalsKeepSecrets } from "../support/engine/refusals";
@@ -87,7 +88,7 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
     });
 
     await expectRefusalsKeepSecrets(s, "plugin");
-    await expectSecretsKept(s, [SLACK_WEBHOOK, DISCORD_WEBHOOK]);
+    await expectSecretsKept(s, [...(await siteKeys(s)), SLACK_WEBHOOK, DISCORD_WEBHOOK]);
     await destroyLeavingInbox(s, sites, "destroy, the imported handler included, which leaves the inbox");
   });
 });

@@ -17,7 +17,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { HANDLER_RESOURCE_TOKEN } from "../../provider/tokens";
-import { pluginProjectForTest, providerConfig, serverForTest } from "../support/engine/stacks";
+import {
+  exportedResources,
+  pluginProjectForTest,
+  providerConfig,
+  serverForTest,
+} from "../support/engine/stacks";
 import { storyStep } from "../support/story-step";
 
 const HEADER = `name: partial-failure
@@ -66,14 +71,6 @@ outputs:
   a: \${a.handlerId}
 `;
 
-/** A resource of an exported stack. */
-interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  outputs?: Record<string, unknown>;
-}
-
 describe("Pulumi's options through the plugin under the engine", () => {
   it("leaves the handler in the state, and the next up converges with no duplicate", async () => {
     let failReads = true;
@@ -101,10 +98,7 @@ describe("Pulumi's options through the plugin under the engine", () => {
     expect(`${failed.stdout}${failed.stderr}`).toContain(`handler ${made!.id} exists, but`);
 
     const exported = await mustPulumi("stack", "export");
-    const { deployment } = JSON.parse(exported.stdout) as { deployment: { resources: StateResource[] } };
-    const handlers = deployment.resources.filter(
-      (r) => r.type === "notification-handlers:index:NotificationHandler",
-    );
+    const handlers = exportedResources(exported.stdout).filter((r) => r.type === HANDLER_RESOURCE_TOKEN);
     expect(handlers.map((r) => [r.urn.split("::").at(-1), r.id])).toEqual([["inbox", String(made!.id)]]);
     expect(handlers[0]?.outputs).toMatchObject({ handlerId: made!.id, name: "Inbox" });
     expect(exported.stdout.includes(key), "the API key in the exported state").toBe(false);
@@ -210,8 +204,7 @@ ${options}`;
     expect(after.get("Renamed"), "the alias keeps the handler").toBe(before.get("Renamed"));
     expect(after.has("Kept"), "retainOnDelete keeps the handler").toBe(true);
     const exported = await mustPulumi("stack", "export");
-    const { deployment } = JSON.parse(exported.stdout) as { deployment: { resources: StateResource[] } };
-    const mailbox = deployment.resources.find((r) => r.urn.endsWith("::mailbox"));
+    const mailbox = exportedResources(exported.stdout).find((r) => r.urn.endsWith("::mailbox"));
     expect(mailbox?.outputs?.email).toHaveProperty("ciphertext");
 
     // Only what --target names changes: `owner` and `owned` go, `owned` keeping its handler (it goes
@@ -234,13 +227,9 @@ ${options}`;
     await mustPulumi("stack", "init", "moved");
     await mustPulumi("state", "move", "--source", "test", "--dest", "moved", urn("mailbox"), "--yes");
     await mustPulumi("stack", "select", "test");
-    const moved = JSON.parse((await mustPulumi("stack", "export", "--stack", "moved")).stdout) as {
-      deployment: { resources: StateResource[] };
-    };
+    const moved = exportedResources((await mustPulumi("stack", "export", "--stack", "moved")).stdout);
     const mailboxId = String((await handlers()).get("Mailbox (renamed)"));
-    expect(
-      moved.deployment.resources.filter((r) => r.type === HANDLER_RESOURCE_TOKEN).map((r) => r.id),
-    ).toEqual([mailboxId]);
+    expect(moved.filter((r) => r.type === HANDLER_RESOURCE_TOKEN).map((r) => r.id)).toEqual([mailboxId]);
 
     // A destroy stops at the protected handler, which stays.
     const destroyed = await pulumi("destroy", "--yes", "--skip-preview");

@@ -26,6 +26,19 @@ const PYTHON_RUNNER = join(REPOSITORY_ROOT, "scripts", "engine", "language-host"
 /** The Python that runs programs of projects with no virtualenv option. */
 const DEFAULT_PYTHON = "python3";
 
+/**
+ * The virtual environment Pulumi.yaml's `virtualenv` names (relative to Pulumi.yaml's folder, else the
+ * program's), its commands' folder and its Python.
+ */
+function virtualenvPaths(
+  spec: InstallSpec,
+  virtualenv: string,
+): { venv: string; bin: string; python: string } {
+  const venv = resolve(spec.rootDirectory || spec.programDirectory, virtualenv);
+  const bin = join(venv, process.platform === "win32" ? "Scripts" : "bin");
+  return { venv, bin, python: join(bin, process.platform === "win32" ? "python.exe" : "python") };
+}
+
 /** The Python to run the program with, and the environment that goes with it; or what is wrong. */
 function pythonFor(spec: RunSpec): { python: string; env: NodeJS.ProcessEnv } | { error: string } {
   const { virtualenv, toolchain } = spec.options;
@@ -36,9 +49,7 @@ function pythonFor(spec: RunSpec): { python: string; env: NodeJS.ProcessEnv } | 
   if (virtualenv === undefined) return { python: DEFAULT_PYTHON, env: {} };
   if (typeof virtualenv !== "string" || virtualenv === "")
     return { error: "runtime.options.virtualenv: must be a folder path, relative to Pulumi.yaml" };
-  const venv = resolve(spec.rootDirectory || spec.programDirectory, virtualenv);
-  const bin = join(venv, process.platform === "win32" ? "Scripts" : "bin");
-  const python = join(bin, process.platform === "win32" ? "python.exe" : "python");
+  const { venv, bin, python } = virtualenvPaths(spec, virtualenv);
   if (!existsSync(python))
     return {
       error:
@@ -99,8 +110,7 @@ function installCommands(spec: InstallSpec): InstallCommand[] {
     : undefined;
   if (typeof virtualenv !== "string" || virtualenv === "")
     return requirements === undefined ? [] : [[DEFAULT_PYTHON, ...requirements]];
-  const venv = resolve(spec.rootDirectory || spec.programDirectory, virtualenv);
-  const python = join(venv, process.platform === "win32" ? "Scripts" : "bin", "python");
+  const { venv, python } = virtualenvPaths(spec, virtualenv);
   return [
     ...(existsSync(python) ? [] : [[DEFAULT_PYTHON, "-m", "venv", venv] as InstallCommand]),
     ...(requirements === undefined ? [] : [[python, ...requirements] as InstallCommand]),

@@ -12,7 +12,7 @@ export interface RunSpec {
   organization: string;
   /** The folder the program runs in (Pulumi.yaml's folder, or its `main`). */
   programDirectory: string;
-  /** Pulumi.yaml's folder. */
+  /** Pulumi.yaml's folder; empty when the engine gives none. */
   rootDirectory: string;
   /** "." for the language's default entry point, else a path relative to the program folder. */
   entryPoint: string;
@@ -78,7 +78,7 @@ export interface LanguageRunner {
 /** What the engine asked to install for. */
 export interface InstallSpec {
   programDirectory: string;
-  /** Pulumi.yaml's folder. */
+  /** Pulumi.yaml's folder; empty when the engine gives none. */
   rootDirectory: string;
   /** Pulumi.yaml's `runtime.options`. */
   options: Record<string, unknown>;

@@ -14,7 +14,7 @@ import * as language from "@pulumi/pulumi/proto/language_pb";
 import * as plugin from "@pulumi/pulumi/proto/plugin_pb";
 
 import { REPOSITORY_ROOT } from "../../support/user-project";
-import { stopPrograms, type LanguageRunner, type RunSpec } from "./runner";
+import { stopPrograms, type InstallSpec, type LanguageRunner, type RunSpec } from "./runner";
 
 /** The host's version, which `pulumi about` shows: the repository's package version. */
 const HOST_VERSION = (
@@ -35,6 +35,18 @@ function unary<Req, Res>(method: (request: Req) => Res | Promise<Res>): Unary<Re
   };
 }
 
+/**
+ * Where the program is, as the engine's program info says (its program folder, else `directory`), and
+ * Pulumi.yaml's folder (empty when the info gives none) and runtime options.
+ */
+function programPlace(info: language.ProgramInfo | undefined, directory: string): InstallSpec {
+  return {
+    programDirectory: info?.getProgramDirectory() || directory,
+    rootDirectory: info?.getRootDirectory() ?? "",
+    options: info?.getOptions()?.toJavaScript() ?? {},
+  };
+}
+
 function runSpec(request: language.RunRequest, engineAddress: string): RunSpec {
   const info = request.getInfo();
   const config: Record<string, string> = {};
@@ -43,8 +55,7 @@ function runSpec(request: language.RunRequest, engineAddress: string): RunSpec {
     project: request.getProject(),
     stack: request.getStack(),
     organization: request.getOrganization(),
-    programDirectory: info?.getProgramDirectory() || request.getPwd(),
-    rootDirectory: info?.getRootDirectory() ?? "",
+    ...programPlace(info, request.getPwd()),
     entryPoint: info?.getEntryPoint() || request.getProgram(),
     args: request.getArgsList(),
     config,
@@ -54,7 +65,6 @@ function runSpec(request: language.RunRequest, engineAddress: string): RunSpec {
     monitorAddress: request.getMonitorAddress(),
     engineAddress,
     tracing: "",
-    options: info?.getOptions()?.toJavaScript() ?? {},
   };
 }
 
@@ -87,8 +97,8 @@ export function languageRuntime(
     }),
 
     getProgramDependencies: unary((request: language.GetProgramDependenciesRequest) => {
-      const directory = request.getInfo()?.getProgramDirectory() || request.getPwd();
-      const dependencies = runner.dependencies?.(directory) ?? [];
+      const { programDirectory } = programPlace(request.getInfo(), request.getPwd());
+      const dependencies = runner.dependencies?.(programDirectory) ?? [];
       return new language.GetProgramDependenciesResponse().setDependenciesList(
         dependencies.map(({ name, version }) =>
           new language.DependencyInfo().setName(name).setVersion(version),
@@ -110,13 +120,7 @@ function installDependencies(
   commands: NonNullable<LanguageRunner["install"]>,
 ): NonNullable<ILanguageRuntimeServer["installDependencies"]> {
   return (call) => {
-    const info = call.request.getInfo();
-    const directory = info?.getProgramDirectory() || call.request.getDirectory();
-    const spec = {
-      programDirectory: directory,
-      rootDirectory: info?.getRootDirectory() || directory,
-      options: info?.getOptions()?.toJavaScript() ?? {},
-    };
+    const spec = programPlace(call.request.getInfo(), call.request.getDirectory());
     const write = (chunk: Buffer, stream: "stdout" | "stderr"): void => {
       const response = new language.InstallDependenciesResponse();
       call.write(stream === "stdout" ? response.setStdout(chunk) : response.setStderr(chunk));
@@ -124,7 +128,10 @@ function installDependencies(
     const runAll = async (): Promise<void> => {
       for (const [command, ...args] of commands(spec)) {
         const code = await new Promise<number | null>((resolveCode, reject) => {
-          const child = spawn(command, args, { cwd: directory, stdio: ["ignore", "pipe", "pipe"] });
+          const child = spawn(command, args, {
+            cwd: spec.programDirectory,
+            stdio: ["ignore", "pipe", "pipe"],
+          });
           child.stdout.on("data", (chunk: Buffer) => write(chunk, "stdout"));
           child.stderr.on("data", (chunk: Buffer) => write(chunk, "stderr"));
           child.on("error", reject);

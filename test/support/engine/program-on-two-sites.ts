@@ -11,6 +11,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 
 import type { PreviewJson } from "../../../cli/summary";
 import { parseDriftNotes } from "../../../provider/core/drift-note";
+import { HANDLER_RESOURCE_TOKEN } from "../../../provider/tokens";
 import { NotificationHandlersClient } from "../../../sdk/client/client";
 import type { Registries } from "../stand-ins/registries";
 import { storyStep } from "../story-step";
@@ -137,19 +138,17 @@ export async function expectUpOnTwoSites<T extends SiteOutputs>(
 }
 
 /**
- * Neither key nor any of `webhooks` in the exported state (which holds the handlers, and `inState`)
- * or in anything the CLI printed.
+ * None of `secrets` (the API keys, the webhook URLs) in the exported state, which holds each of
+ * `inState` (by default the handlers' type token), or in anything the CLI printed.
  */
 export async function expectSecretsKept(
   s: UserSession,
-  webhooks: string[],
-  inState: string[] = [],
+  secrets: string[],
+  inState: string[] = [HANDLER_RESOURCE_TOKEN],
 ): Promise<void> {
   await storyStep("no key or webhook in the state or in anything printed", async () => {
     const state = await s.mustSh("pulumi stack export", false);
-    for (const text of ["notification-handlers:index:NotificationHandler", ...inState])
-      expect(state.stdout).toContain(text);
-    const secrets = [await s.variable("KEY"), await s.variable("PRODUCTION_KEY"), ...webhooks];
+    for (const text of inState) expect(state.stdout).toContain(text);
     for (const secret of secrets) {
       expect(state.stdout.includes(secret), "a secret in the exported state").toBe(false);
       expect(s.transcript.join("\n").includes(secret), "a secret in the CLI's output").toBe(false);
@@ -157,12 +156,17 @@ export async function expectSecretsKept(
   });
 }
 
+/** The two sites' API keys, as the README's steps set them in the user's shell. */
+export async function siteKeys(s: UserSession): Promise<string[]> {
+  return [await s.variable("KEY"), await s.variable("PRODUCTION_KEY")];
+}
+
 /**
  * `pulumi import` of a handler made by hand, into a stack whose provider records the SDK's download
  * URL: the engine imports it and reaches the language host's code generation with no error of its own
  * (the project's hosts generate no code; an installed Pulumi's do). The destroy deletes it.
  */
-export async function importReachingCodegen(s: UserSession, sites: TwoSites): Promise<void> {
+async function importReachingCodegen(s: UserSession, sites: TwoSites): Promise<void> {
   await storyStep("pulumi import: imported, the language host asked for its code", async () => {
     const { id } = await sites.staging.notificationHandlers.create({
       type: "email",
@@ -249,7 +253,8 @@ export function describeProgramOnTwoSites({
       await importReachingCodegen(s, sites);
       const child = "notification-handlers:index:HandlerSet$notification-handlers:index:NotificationHandler";
       const children = ["team-email", "team-discord"].map((key) => `${child}::${key}`);
-      await expectSecretsKept(s, [SLACK_WEBHOOK, TEAM_WEBHOOK], children);
+      const secrets = [...(await siteKeys(s)), SLACK_WEBHOOK, TEAM_WEBHOOK];
+      await expectSecretsKept(s, secrets, [HANDLER_RESOURCE_TOKEN, ...children]);
       await destroyLeavingInbox(s, sites, "destroy, which leaves the inbox the program only looks up");
     });
   });

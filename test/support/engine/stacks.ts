@@ -16,6 +16,7 @@ import { join, resolve } from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, inject, onTestFinished } from "vitest";
 
+import { parseExportedState, type StateResource } from "../../../cli/state-json";
 import type * as PackageModule from "../../../index";
 import { pluginTarball } from "../../../scripts/release/build-plugin";
 import {
@@ -38,6 +39,11 @@ export {
 } from "../servers/reference-server";
 
 export const ROOT = resolve(__dirname, "..", "..", "..");
+
+/** The resources of a state as `pulumi stack export` printed it. */
+export function exportedResources(exported: string): StateResource[] {
+  return parseExportedState(exported, "pulumi stack export").deployment.resources ?? [];
+}
 
 /** Extracts the plugin's executable from its tarball into `project/plugin-bin`, where programs' `plugins.providers` point. */
 export async function extractPlugin(project: string, env: NodeJS.ProcessEnv): Promise<void> {

@@ -27,7 +27,8 @@ import { parse as parseYaml } from "yaml";
 
 import { NotificationHandlersClient } from "../../../sdk/client/client";
 import type { NotificationHandlerRecord } from "../../../sdk/client/domain/resources/handler-parsing";
-import { PYTHON_DISTRIBUTION } from "../../../scripts/release/release";
+import { PYTHON_PACKAGE } from "../../../scripts/release/release";
+import { claimFolder } from "../../../scripts/support/dir-lock";
 import { projectCache } from "../../../scripts/support/project-cache";
 import {
   applyEnvironment,
@@ -76,14 +77,7 @@ async function installedOnce(key: string, build: (folder: string) => Promise<voi
   const template = join(inject("installs"), key);
   const ready = join(template, "ready");
   const failed = join(template, "failed");
-  const mine = await mkdir(template).then(
-    () => true,
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === "EEXIST") return false;
-      throw error;
-    },
-  );
-  if (mine) {
+  if (await claimFolder(template)) {
     try {
       await build(template);
       await writeFile(ready, "");
@@ -198,9 +192,6 @@ export async function expectVirtualenvAsPinned(python: string, constraints: stri
   expectPinned(`${python} has other packages than its constraints pin`, want, got, names);
 }
 
-/** This project's Python SDK, as pip names it: the one package a seeded environment lacks. */
-const PYTHON_SDK = PYTHON_DISTRIBUTION.replaceAll("_", "-");
-
 /**
  * Puts into a Python project the virtual environment its Pulumi.yaml names (see
  * {@link copyPinnedVirtualenv}). The README's own `python3 -m venv` and `pip install` run as written
@@ -233,7 +224,7 @@ export async function copyPinnedVirtualenv(
   env: NodeJS.ProcessEnv,
 ): Promise<void> {
   const seeded = [...pipPins(constraints)]
-    .filter(([name]) => name !== PYTHON_SDK)
+    .filter(([name]) => name !== PYTHON_PACKAGE)
     .map(([name, version]) => `${name}==${version}\n`)
     .join("");
   const { stdout: python3 } = await mustRun("python3", ["-c", "import sys; print(sys.version)"], {

@@ -7,10 +7,10 @@
  * a version it holds; `expectServed` then finds it there with the tag's commit as its origin.
  */
 import { readFileSync } from "node:fs";
-import { mkdir, readFile, readdir, rm } from "node:fs/promises";
+import { readFile, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 
-import { expect, inject } from "vitest";
+import { expect } from "vitest";
 
 import { REPOSITORY_URL } from "../../../provider/tokens";
 import { packageVersion } from "../../../scripts/release/build-plugin";
@@ -21,6 +21,8 @@ import {
   goSdkTag,
   tagGoSdk,
 } from "../../../scripts/release/go-tag";
+import { acquireDirLock } from "../../../scripts/support/dir-lock";
+import { projectCache } from "../../../scripts/support/project-cache";
 import { mustRun, REPOSITORY_ROOT } from "../../../scripts/support/user-project";
 import type { Registries } from "./registries";
 
@@ -36,22 +38,15 @@ function cachePlaces(moduleCache: string, version: string): { downloads: string;
 
 /**
  * Holds the machine's module cache's copy of the Go SDK for one story at a time, until `release` is
- * called: each story takes it out and fetches it again, which would pull it from under another's build.
+ * called: each story takes it out and fetches it again, which would pull it from under another's
+ * build, in this run or in another one on the machine. So the lock is the machine's too.
  */
-async function holdGoSdkInCache(): Promise<() => Promise<void>> {
-  const lock = join(inject("installs"), "go-sdk-in-module-cache.lock");
-  for (let waited = 0; ; waited += 1) {
-    const mine = await mkdir(lock).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === "EEXIST") return false;
-        throw error;
-      },
-    );
-    if (mine) return () => rm(lock, { recursive: true, force: true });
-    if (waited > 2_400) throw new Error(`${lock} was held for more than 10 minutes`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+function holdGoSdkInCache(): Promise<() => Promise<void>> {
+  return acquireDirLock(projectCache("go-sdk-in-module-cache.lock"), {
+    // Longer than an e2e test may hold it (its timeout is 5 min): an older lock is a killed run's.
+    staleAfterMs: 10 * 60_000,
+    pollMs: 250,
+  });
 }
 
 /** The SDK tagged in a bare clone in `work`, and the module cache without the version it tags. */
