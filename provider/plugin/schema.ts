@@ -392,7 +392,9 @@ export function pulumiSchema(): PulumiPackageSchema {
     language: {
       python: {
         packageName: "pulumi_notification_handlers",
-        // No floor of our own: the generator writes the one its code needs (pulumi.type_token and more).
+        // The oldest `pulumi` the generated code accepts (3.231.0) needs Python 3.10: without this
+        // line the SDK would claim 3.9.
+        pythonRequires: ">=3.10",
       },
       go: {
         importBasePath:

@@ -4,8 +4,10 @@
  * release's own code) and checking it against go.sum (a schema or generator change moves the SDK's
  * sums: `npm run pins:update -- --go-sdk`), the plugin downloaded by the engine from the release, and
  * nothing else fetched but the registries `goSdkRegistries` names; the program builds with the
- * machine's Go caches (see `program-on-two-sites.ts` for what is run and checked).
+ * machine's Go caches (see `program-on-two-sites.ts` for what is run and checked). The oldest Go SDK
+ * the package accepts comes from the Go module proxy, and compiles once on a machine.
  */
+import { onOldestGoSdk } from "../support/engine/oldest-sdks";
 import { describeProgramOnTwoSites } from "../support/engine/program-on-two-sites";
 import { goSdkRegistries } from "../support/stand-ins/sdk-registries";
 
@@ -13,4 +15,5 @@ describeProgramOnTwoSites({
   example: "go",
   installed: ["go: downloading github.com/notification-handlers/pulumi-notification-handlers/sdk/go v0.2.0"],
   registries: goSdkRegistries,
+  toOldestSdk: onOldestGoSdk,
 });

@@ -5,10 +5,12 @@
  * virtual environment), and the first `pulumi up` downloads the plugin from a stand-in of the GitHub
  * release, nothing else leaving the machine (see `program-on-two-sites.ts` for what is run and checked).
  * Then options Pulumi YAML lacks, added to the program: `replacementTrigger`, `replaceWith`, and an
- * `ignoreChanges` that a transform sets, which reaches the plugin.
+ * `ignoreChanges` that a transform sets, which reaches the plugin. Then `pulumi` at the oldest version
+ * the SDK accepts, installed from PyPI into the project's environment.
  */
 import { expect } from "vitest";
 
+import { onOldestPythonSdk } from "../support/engine/oldest-sdks";
 import { describeProgramOnTwoSites, type TwoSites } from "../support/engine/program-on-two-sites";
 import type { UserSession } from "../support/engine/user-path";
 import { pythonSdkRegistries } from "../support/stand-ins/sdk-registries";
@@ -92,4 +94,5 @@ describeProgramOnTwoSites({
   ],
   registries: pythonSdkRegistries,
   ownSteps: optionsYamlLacks,
+  toOldestSdk: onOldestPythonSdk,
 });

@@ -4,8 +4,9 @@
  * written with the Pulumi CLI, the SDK installed from a stand-in of its registry and the plugin
  * downloaded by the engine from a stand-in of the release, then the handlers on two sites
  * (an explicit provider for the second), a lookup, a handler set from the example's YAML files (built by
- * the plugin, a secret from the stack's config), drift named by field and repaired, no secret in the
- * state or in anything printed, and destroy. The steps the YAML example's test shares are exported.
+ * the plugin, a secret from the stack's config), drift named by field and repaired, the same program on
+ * the oldest Pulumi SDK the package accepts, no secret in the state or in anything printed, and
+ * destroy. The steps the YAML example's test shares are exported.
  */
 import { describe, expect, it, onTestFinished } from "vitest";
 
@@ -41,6 +42,8 @@ export interface ProgramExample {
   registries: (work: string) => Promise<Registries>;
   /** Steps of the example's own, run on the stack after its drift is repaired. */
   ownSteps?: (s: UserSession, sites: TwoSites) => Promise<void>;
+  /** Moves the project onto the oldest Pulumi SDK its package accepts (oldest-sdks.ts). */
+  toOldestSdk: (s: UserSession) => Promise<void>;
 }
 
 /** The two servers the READMEs start: the default site and the one the explicit provider targets. */
@@ -198,6 +201,7 @@ export function describeProgramOnTwoSites({
   installed,
   registries,
   ownSteps,
+  toOldestSdk,
 }: ProgramExample): void {
   describe(`examples/${example}, run as its README says with the Pulumi CLI`, () => {
     // One story: each step acts on the stack the steps before it left.
@@ -250,6 +254,13 @@ export function describeProgramOnTwoSites({
 
       await repairDrift(s, steps[3]!, sites, ids.oncallId);
       await ownSteps?.(s, sites);
+      await storyStep(
+        "on the oldest Pulumi SDK the package accepts, the program previews no change",
+        async () => {
+          await toOldestSdk(s);
+          await s.mustSh("pulumi preview --expect-no-changes");
+        },
+      );
       await importReachingCodegen(s, sites);
       const child = "notification-handlers:index:HandlerSet$notification-handlers:index:NotificationHandler";
       const children = ["team-email", "team-discord"].map((key) => `${child}::${key}`);
