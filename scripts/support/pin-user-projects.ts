@@ -33,7 +33,8 @@ import {
 async function pinNpmProject(folder: string): Promise<void> {
   const dir = join(REPOSITORY_ROOT, folder);
   const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as Manifest;
-  if (Object.keys(PACKAGES).some((name) => manifest.dependencies?.[name] === packageVersion()))
+  const named = { ...manifest.dependencies, ...manifest.devDependencies };
+  if (Object.keys(PACKAGES).some((name) => named[name] === packageVersion()))
     return pinReleaseProject(dir, manifest);
   await rm(join(dir, "package-lock.json"), { force: true });
   await mustRun("npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], {
@@ -45,29 +46,35 @@ async function pinNpmProject(folder: string): Promise<void> {
 interface Manifest {
   name: string;
   dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
 }
 
 interface Lockfile {
   name: string;
   packages: Record<
     string,
-    { name?: string; dependencies?: Record<string, string> | undefined; resolved?: string }
+    {
+      name?: string;
+      dependencies?: Record<string, string> | undefined;
+      devDependencies?: Record<string, string> | undefined;
+      resolved?: string;
+    }
   >;
 }
 
 /**
- * A project that takes this project's packages at the release's version from the registry (a
- * template): the lockfile is written from the checkout, as for the examples, then made to name
- * them as the registry will serve them, by version only, before the release is there to ask.
+ * A project that takes this project's packages at the release's version from the registry (an
+ * example, a template): the lockfile is written from the checkout's packages, then made to name them
+ * as the registry will serve them, by version only, before the release is there to ask.
  */
 async function pinReleaseProject(dir: string, manifest: Manifest): Promise<void> {
   const scratch = await scratchFolder("pins-release");
   try {
     // npm refuses the template's `${PROJECT}` as a name.
     const fromCheckout = { ...structuredClone(manifest), name: "template" };
-    for (const [name, folder] of Object.entries(PACKAGES))
-      if (fromCheckout.dependencies?.[name] !== undefined)
-        fromCheckout.dependencies[name] = `file:${join(REPOSITORY_ROOT, folder)}`;
+    for (const deps of [fromCheckout.dependencies, fromCheckout.devDependencies])
+      for (const [name, folder] of Object.entries(PACKAGES))
+        if (deps?.[name] !== undefined) deps[name] = `file:${join(REPOSITORY_ROOT, folder)}`;
     await writeFile(join(scratch, "package.json"), JSON.stringify(fromCheckout));
     await writeFile(join(scratch, ".npmrc"), "install-links=true\n");
     await mustRun("npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], {
@@ -76,7 +83,12 @@ async function pinReleaseProject(dir: string, manifest: Manifest): Promise<void>
     });
     const lock = JSON.parse(await readFile(join(scratch, "package-lock.json"), "utf8")) as Lockfile;
     lock.name = manifest.name;
-    lock.packages[""] = { ...lock.packages[""], name: manifest.name, dependencies: manifest.dependencies };
+    lock.packages[""] = {
+      ...lock.packages[""],
+      name: manifest.name,
+      dependencies: manifest.dependencies,
+      devDependencies: manifest.devDependencies,
+    };
     for (const name of Object.keys(PACKAGES)) delete lock.packages[`node_modules/${name}`]?.resolved;
     await writeFile(join(dir, "package-lock.json"), `${JSON.stringify(lock, null, 2)}\n`);
   } finally {

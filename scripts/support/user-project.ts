@@ -149,8 +149,11 @@ interface CopyExampleOptions {
   source: string;
   /** The folder to copy it to; made when missing. */
   destination: string;
-  /** What the copy's package.json takes the repository's packages from, where it depends on them. */
-  packages: PackageSpecs;
+  /**
+   * What the copy's package.json takes the repository's packages from, where it depends on them;
+   * without it, what the project names (a release's version, from the registry).
+   */
+  packages?: PackageSpecs;
   /**
    * A folder, relative to the repository, whose `package.json` and `package-lock.json` replace the
    * project's own: the same program on other pinned dependencies.
@@ -158,7 +161,7 @@ interface CopyExampleOptions {
   pins?: string;
 }
 
-/** Copies a project as a user would start from it, its dependencies on this repository pointed at `packages`. */
+/** Copies a project as a user would start from it, its dependencies on this repository pointed at `packages` if given. */
 export async function copyExample(options: CopyExampleOptions, root = REPOSITORY_ROOT): Promise<string> {
   const source = join(root, options.source);
   if (!existsSync(join(source, "Pulumi.yaml")))
@@ -177,7 +180,7 @@ export async function copyExample(options: CopyExampleOptions, root = REPOSITORY
     devDependencies?: Record<string, string>;
   };
   for (const deps of [manifest.dependencies ?? {}, manifest.devDependencies ?? {}]) {
-    for (const [name, spec] of Object.entries(options.packages)) if (name in deps) deps[name] = spec;
+    for (const [name, spec] of Object.entries(options.packages ?? {})) if (name in deps) deps[name] = spec;
   }
   await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   await pinGoReplacements(source, options.destination);

@@ -75,14 +75,10 @@ describe("notification-handlers export, then pulumi up of the exported project",
 
   beforeAll(async () => {
     scratch = await scratchFolder("export");
-    // The tool the way a user gets it: the bin of the package installed from its tarball, here in a
-    // copy of the quickstart.
+    // The tool the way a user gets it: the bin of the package installed from the registry, here in
+    // a copy of the quickstart.
     const tools = join(scratch, "tools");
-    await copyExample({
-      source: "examples/quickstart",
-      destination: tools,
-      packages: inject("packages"),
-    });
+    await copyExample({ source: "examples/quickstart", destination: tools });
     await seedDependencies(
       tools,
       userEnvironment({ home: join(scratch, "home"), pathFirst: inject("enginePath") }),

@@ -72,6 +72,8 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
           pathFirst: [join(runner, "bin"), ...inject("enginePath")],
         }),
         GH_RECORD: record,
+        // The registry the runner's `npm ci` takes the release's packages from.
+        npm_config_registry: inject("npmRegistry").url,
       },
       context: {
         "vars.PULUMI_BACKEND_URL": `file://${join(session.root, "state")}`,

@@ -1,6 +1,6 @@
 /**
- * examples/quickstart on the user's path: the packed package installed into a copy of the example
- * outside the repository, the README's "Run it" steps run as written with the real Pulumi CLI, then
+ * examples/quickstart on the user's path: the release's packages installed from a stand-in of the npm
+ * registry into a copy of the example outside the repository, the README's "Run it" steps run as written with the real Pulumi CLI, then
  * the rest of the drift story (a changed secret in the preview, the state, destroy) as commands, and
  * checks that every secret field refused shows no value.
  */
@@ -14,7 +14,7 @@ import { REPOSITORY_ROOT } from "../../scripts/support/user-project";
 import type { NotificationHandlerRecord } from "../../sdk/client/domain/resources/handler-parsing";
 import { expectRefusalsKeepSecrets } from "../support/engine/refusals";
 import { storyStep } from "../support/story-step";
-import { installedVersion, listAll, startExample } from "../support/engine/user-path";
+import { expectReleaseInstalled, installedVersion, listAll, startExample } from "../support/engine/user-path";
 
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX"; // as the README sets it
 const CHANGED_WEBHOOK = "https://hooks.slack.com/services/T000/B000/CHANGED-IN-THE-UI";
@@ -25,15 +25,14 @@ describe("examples/quickstart, run as its README says with the Pulumi CLI", () =
     const { session: s, steps } = await startExample("quickstart", 4);
 
     const { key, client: api } = await storyStep(
-      "install the packed package and start the server",
+      "install the release's packages from the registry and start the server",
       async () => {
         await s.step(steps[0]!);
         const account = await s.account();
         expect(account.key.length).toBeGreaterThanOrEqual(16);
         expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-        // What npm installed is the packed package, and the @pulumi/pulumi the example's lockfile pins.
-        const installed = await s.mustSh("npm ls pulumi-notification-handlers --json", false);
-        expect(installed.stdout).toContain(".tgz");
+        // What npm installed is the release's packages, and the @pulumi/pulumi the example's lockfile pins.
+        await expectReleaseInstalled(s.project);
         const lock = JSON.parse(
           await readFile(join(REPOSITORY_ROOT, "examples", "quickstart", "package-lock.json"), "utf8"),
         ) as { packages: Record<string, { version: string }> };

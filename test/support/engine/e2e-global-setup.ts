@@ -3,7 +3,8 @@
  * minutes the first time; later runs find it in the user's cache folder), with a Node.js language host
  * (an installed one, else the project's own), builds the plugin's tarball and the SDKs, and makes the
  * release of this machine's platform as `npm run release` makes it (the packages as npm publishes
- * them, the Python SDK's wheel, the Go SDK's module), for the tests on the user's path.
+ * them, the Python SDK's wheel, the Go SDK's module), for the tests on the user's path, with the npm
+ * packages published to a stand-in of the registry.
  */
 import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -19,6 +20,7 @@ import { CHECKOUT_SDKS, generateSdks } from "../../../scripts/release/build-sdks
 import { enginePath, ensureEngine } from "../../../scripts/engine/engine";
 import { buildRelease, releasedPackages } from "../../../scripts/release/release";
 import { type PackageSpecs, scratchFolder } from "../../../scripts/support/user-project";
+import { publishTo, startNpmRegistry } from "../stand-ins/npm-registry";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const engine = await ensureEngine({
@@ -40,10 +42,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     machinePlugin: tarball,
   });
   project.provide("release", release);
-  project.provide("packages", releasedPackages(release));
+  const packages = releasedPackages(release);
+  project.provide("packages", packages);
+  // The examples name the release's packages by version, as a user's project does: npm takes them
+  // from here, and every other package from registry.npmjs.org through it.
+  const log = join(releases, "npm-registry.log");
+  const npm = await startNpmRegistry(Object.keys(packages), log);
+  for (const spec of Object.values(packages)) await publishTo(npm, spec.replace(/^file:/, ""));
+  project.provide("npmRegistry", { url: npm.url, log });
   const installs = await scratchFolder("installs");
   project.provide("installs", installs);
   return async () => {
+    await npm.close();
     await rm(releases, { recursive: true, force: true });
     await rm(installs, { recursive: true, force: true });
   };
@@ -58,6 +68,11 @@ declare module "vitest" {
     release: string;
     /** The repository's packages as `npm pack` made them for the release, as `file:` specs. */
     packages: PackageSpecs;
+    /**
+     * A stand-in of the npm registry serving `packages` at the release's version, for the examples,
+     * and the file it logs each request it answered to.
+     */
+    npmRegistry: { url: string; log: string };
     /** A folder for the finished installs that user projects are seeded from (see `seedDependencies`). */
     installs: string;
   }

@@ -1,13 +1,12 @@
 /**
- * The user's path, as the tests on it take it: an example copied out of the repository with the packed
- * package installed, its README's "Run it" steps run as written in one shell session, and the Pulumi
- * CLI run as commands.
+ * The user's path, as the tests on it take it: an example copied out of the repository, the release's
+ * packages installed from the run's stand-in of the npm registry, its README's "Run it" steps run as
+ * written in one shell session, and the Pulumi CLI run as commands.
  *
- * The README's commands run verbatim with three exceptions. Two are for running tests side by side: a
+ * The README's commands run verbatim with two exceptions, for running tests side by side: a
  * server's `--port 8080` (or `--port 8081`, for a README that starts a second server) becomes
  * `--port 0` (the server prints the port it got), and the address `http://127.0.0.1:8080` (or
- * `:8081`) in later steps becomes that server's real address. And the copy is outside the checkout, so
- * a path into it from the example's folder (`../../dist/...`) becomes the checkout's absolute path. One thing differs from the
+ * `:8081`) in later steps becomes that server's real address. One thing differs from the
  * user's shell: `pulumi login --local` logs in to `~/.pulumi` of the account in /etc/passwd, whatever
  * HOME says, so the session sets `PULUMI_BACKEND_URL` (which wins over the login) to a folder of its
  * own, and `PULUMI_HOME` with it: the stacks of the tests never mix with the machine's. The copy
@@ -19,7 +18,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 
 import { expect, inject, onTestFinished } from "vitest";
@@ -42,13 +41,12 @@ import {
   userEnvironment,
   type CommandResult,
 } from "../../../scripts/support/user-project";
+import { addRegistryUrls } from "../stand-ins/npm-registry";
 import type { Registries } from "../stand-ins/registries";
 
 /** The ports READMEs start servers on: the first server's, and a second one's. */
 const README_PORTS = ["8080", "8081"] as const;
 const readmeUrl = (port: string): string => `http://127.0.0.1:${port}`;
-/** How a README reaches the checkout's build (the plugin's tarball) from its example's folder. */
-const REPOSITORY_PATH = "../../";
 
 /** Every handler of the client's account, oldest first. */
 export async function listAll(client: NotificationHandlersClient): Promise<NotificationHandlerRecord[]> {
@@ -147,10 +145,47 @@ function expectPinned(
 }
 
 /**
+ * Fails unless the run's stand-in of the registry served the release's packages, and the project's
+ * installed copies of them hold the packed tarballs' files, byte for byte.
+ */
+export async function expectReleaseInstalled(project: string): Promise<void> {
+  const served = await readFile(inject("npmRegistry").log, "utf8");
+  for (const [name, spec] of Object.entries(inject("packages"))) {
+    const tarball = spec.replace(/^file:/, "");
+    expect(served, `${name}'s tarball from the stand-in`).toContain(
+      `GET /${name}/-/${basename(tarball)} 200\n`,
+    );
+    const unpacked = join(dirname(project), `unpacked-${name}`);
+    await mkdir(unpacked);
+    await mustRun("tar", ["-xzf", tarball, "-C", unpacked, "--strip-components=1"], {
+      cwd: unpacked,
+      env: process.env,
+    });
+    const installed = join(project, "node_modules", name);
+    // Exit status 0: the same files with the same bytes; what npm installed beneath left aside.
+    await mustRun("diff", ["-r", "--brief", "--exclude=node_modules", unpacked, installed], {
+      cwd: project,
+      env: process.env,
+    });
+  }
+}
+
+/** Whether the project in `folder` (relative to the repository) names a package of the checkout by path. */
+async function namesCheckoutByPath(folder: string): Promise<boolean> {
+  const manifest = JSON.parse(await readFile(join(REPOSITORY_ROOT, folder, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  const specs = { ...manifest.dependencies, ...manifest.devDependencies };
+  return Object.keys(PACKAGES).some((name) => specs[name]?.startsWith("file:") === true);
+}
+
+/**
  * Puts into `project` the node_modules and lockfile of a finished `npm install` of the same pinned
- * dependencies (see {@link installedOnce}): the packed tarballs and what `lockfile` (by default the
- * project's own `package-lock.json`) pins, checked to be what was installed. The README's own
- * `npm install` then runs as written and finds the tree complete.
+ * dependencies (see {@link installedOnce}): the release's packages, from the run's stand-in of the
+ * registry or packed tarballs, and what `lockfile` (by default the project's own `package-lock.json`)
+ * pins, checked to be what was installed. The README's own `npm install` then runs as written and
+ * finds the tree complete.
  */
 export async function seedDependencies(
   project: string,
@@ -170,8 +205,13 @@ export async function seedDependencies(
   const template = await installedOnce(key, async (folder) => {
     await writeFile(join(folder, "package.json"), manifest);
     await writeFile(join(folder, "package-lock.json"), lock);
+    // Else npm asks the stand-in, not its cache, about every package of the lockfile.
+    await addRegistryUrls(join(folder, "package-lock.json"));
     await writeFile(join(folder, ".npmrc"), settings);
-    await mustRun("npm", ["install", "--no-audit", "--no-fund"], { cwd: folder, env });
+    await mustRun("npm", ["install", "--no-audit", "--no-fund"], {
+      cwd: folder,
+      env: { ...env, npm_config_registry: inject("npmRegistry").url },
+    });
     await expectInstalledAsPinned(folder, pinned);
   });
   await mustRun("cp", ["-a", join(template, "node_modules"), join(template, "package-lock.json"), project], {
@@ -366,10 +406,13 @@ export class UserSession {
   static async start(example: string, options: SessionOptions): Promise<UserSession> {
     const root = await scratchFolder(`user-${example}`);
     const project = join(root, example);
+    const source = options.source ?? `examples/${example}`;
     await copyExample({
-      source: options.source ?? `examples/${example}`,
+      source,
       destination: project,
-      packages: inject("packages"),
+      // A fixture names the checkout's packages by path: the packed tarballs. An example names the
+      // release's version, as a user's project does, which npm takes from the registry's stand-in.
+      ...((await namesCheckoutByPath(options.pins ?? source)) ? { packages: inject("packages") } : {}),
       ...(options.pins === undefined ? {} : { pins: options.pins }),
     });
     return UserSession.open(root, project, options, async (_, env) => {
@@ -409,6 +452,7 @@ export class UserSession {
         // Not ~/.pulumi, as CI often sets it: no command the docs give may assume where plugins live.
         PULUMI_HOME: join(root, "pulumi-home"),
         PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
+        npm_config_registry: inject("npmRegistry").url,
       },
     });
     await mkdir(join(root, "state"), { recursive: true });
@@ -428,9 +472,7 @@ export class UserSession {
       "set -eo pipefail",
       `. ${JSON.stringify(this.envFile)}`,
       `cd ${JSON.stringify(this.project)}`,
-      [...this.urls]
-        .reduce((text, [port, url]) => text.replaceAll(readmeUrl(port), url), code)
-        .replaceAll(REPOSITORY_PATH, `${REPOSITORY_ROOT}/`),
+      [...this.urls].reduce((text, [port, url]) => text.replaceAll(readmeUrl(port), url), code),
       `export -p > ${JSON.stringify(this.envFile)}`,
     ].join("\n");
     const result = await runCommand("bash", ["-c", script], {

@@ -10,7 +10,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { existsSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { Agent, request as httpsRequest } from "node:https";
@@ -117,8 +117,10 @@ function handOn(request: IncomingMessage, response: ServerResponse, agent: Agent
 /**
  * Starts a stand-in that holds the packages named in `own`: those are served from what was
  * published to it (nothing until then, never the public registry's), every other name is handed on.
+ * With `log`, each request answered is appended to that file too, as `METHOD /path STATUS`, for tests
+ * in other processes.
  */
-export async function startNpmRegistry(own: readonly string[]): Promise<NpmRegistryStandIn> {
+export async function startNpmRegistry(own: readonly string[], log?: string): Promise<NpmRegistryStandIn> {
   const token = randomBytes(16).toString("hex");
   const requests: RegistryRequest[] = [];
   /** Each package's tags, versions and when each was published. */
@@ -221,9 +223,10 @@ export async function startNpmRegistry(own: readonly string[]): Promise<NpmRegis
 
   const server = createServer((request, response) => {
     const { name, rest, path } = splitPath(request.url ?? "/");
-    response.on("finish", () =>
-      requests.push({ method: request.method ?? "", path, status: response.statusCode }),
-    );
+    response.on("finish", () => {
+      requests.push({ method: request.method ?? "", path, status: response.statusCode });
+      if (log !== undefined) appendFileSync(log, `${request.method} ${path} ${response.statusCode}\n`);
+    });
     if (!own.includes(name)) {
       handOn(request, response, agent);
       return;
