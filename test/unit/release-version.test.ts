@@ -2,8 +2,8 @@
  * One version and one repository for a release. package.json's `version` is the only one written by
  * hand: the plugin and the SDKs take it from there when they are built, the schema names none (the
  * plugin stamps its own, and the download URL leaves `${VERSION}` to the engine), and every file that
- * names it again says the same: the server's package, the lockfiles' entries of this project's
- * packages, the Go example's requirement of the SDK, and the install lines and tarball names of the
+ * names it again says the same: the server's package, the examples' and the lockfiles' entries of
+ * this project's packages, the Go example's requirement of the SDK, and the install lines and tarball names of the
  * READMEs and docs. package.json and the schema name the same repository, where the plugin is
  * downloaded from.
  */
@@ -91,7 +91,7 @@ describe("the release's version, package.json's", () => {
     expect(lock.packages["server"]?.version).toBe(version);
   });
 
-  it.each(PINNED_NPM_PROJECTS)("is what %s/package-lock.json pins of this project's packages", (folder) => {
+  it.each(PINNED_NPM_PROJECTS)("is what %s names and pins of this project's packages", (folder) => {
     const lock = JSON.parse(read(`${folder}/package-lock.json`)) as {
       packages: Record<string, { version?: string; resolved?: string }>;
     };
@@ -102,6 +102,11 @@ describe("the release's version, package.json's", () => {
     );
     expect(own.length, "an entry of this project's packages").toBeGreaterThan(0);
     for (const [name, entry] of own) expect(entry.version, `${name} (npm run pins:update)`).toBe(version);
+    // What package.json names: the release's version, or a path into the checkout (a fixture's).
+    const named = JSON.parse(read(`${folder}/package.json`)) as Record<string, Record<string, string>>;
+    for (const [name, spec] of Object.entries({ ...named.dependencies, ...named.devDependencies }))
+      if (OWN_PACKAGE.test(`node_modules/${name}`) && !spec.startsWith("file:"))
+        expect(spec, `${folder}/package.json's ${name}`).toBe(version);
   });
 
   it.each(["examples/go", "templates/go"])("is the version of the SDK %s requires", (folder) => {
