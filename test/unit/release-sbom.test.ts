@@ -4,15 +4,20 @@
  * packages' components are what an install of them brings as the lockfile resolves it, nothing of the
  * development dependencies; the wheel's are its requirements, each with its range.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 import {
   type SbomSubject,
+  bundledPackages,
   cycloneDx,
   lockedDependencies,
   npmPurl,
   pythonRequirements,
 } from "../../scripts/release/sbom";
+import { REPOSITORY_ROOT } from "../../scripts/support/user-project";
 
 const subject: SbomSubject = {
   asset: "example-1.0.0.tgz",
@@ -96,6 +101,36 @@ describe("the components", () => {
     const names = components.map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(["fastify", "pg", "zod"]));
     expect(names).not.toContain("undici");
+  });
+
+  it("of an executable are the packages esbuild bundled, as their installed package.json files say", () => {
+    const manifest = (name: string): { version: string; license: string } =>
+      JSON.parse(readFileSync(join(REPOSITORY_ROOT, "node_modules", name, "package.json"), "utf8")) as {
+        version: string;
+        license: string;
+      };
+    const inputs = [
+      "cli/plugin-executable.ts",
+      "node_modules/undici/index.js",
+      "node_modules/undici/lib/dispatcher/client.js",
+      "node_modules/@grpc/grpc-js/build/src/index.js",
+    ];
+    expect(bundledPackages(inputs)).toEqual([
+      {
+        type: "library",
+        name: "undici",
+        version: manifest("undici").version,
+        license: manifest("undici").license,
+        purl: npmPurl("undici", manifest("undici").version),
+      },
+      {
+        type: "library",
+        name: "@grpc/grpc-js",
+        version: manifest("@grpc/grpc-js").version,
+        license: manifest("@grpc/grpc-js").license,
+        purl: npmPurl("@grpc/grpc-js", manifest("@grpc/grpc-js").version),
+      },
+    ]);
   });
 
   it("of the wheel are its requirements, with their ranges and markers", () => {
