@@ -11,7 +11,12 @@
  * - the Python SDK's wheel and sdist, checked by `twine check`;
  * - the Go SDK as a Go module proxy serves it, under `goproxy/`;
  * - the .NET SDK's sources, zipped;
+ * - an SBOM beside each npm package, the wheel and each plugin tarball, `<asset>.cdx.json`;
+ * - `toolchain.json`, the commit, its time and the versions of the tools the release was built with;
  * - `checksums.txt`, the SHA-256 of every other file, as `sha256sum -c` checks them.
+ *
+ * The same commit makes the same bytes (docs/releasing.md#reproducible-assets): every time is the
+ * commit's, the archives are written by the release itself, the blobs hold no code cache.
  *
  * `npm run release:check` proves the folder (test/release/). The SDKs are generated afresh for the
  * release, from the committed schema, into a work folder: the checkout's `sdk/` is left as it is.
