@@ -58,7 +58,7 @@ export function releasedPlugins(files: Iterable<string>): { version: string; pla
 
 /** Why an asset of this kind can differ, besides the commit and the toolchain. */
 export function whatWritesIt(asset: string): string {
-  if (asset === TOOLCHAIN_RECORD) return "it records the commit, its time and the toolchain, compared above";
+  if (asset === TOOLCHAIN_RECORD) return "it records the commit, its time and the toolchain, compared below";
   if (asset.endsWith(".cdx.json"))
     return "an SBOM: the asset it describes differs, or the packages installed do (npm ci installs the lockfile's)";
   if (asset.startsWith(`${PLUGIN_EXECUTABLE}-`))
@@ -160,6 +160,9 @@ export async function verifyRelease(options: {
 
   const every = RELEASE_TARGETS.map(platformOf).sort();
   const allPlatforms = every.length === platforms.length && every.every((p, i) => p === platforms[i]);
+  // The rebuild empties its folder first: never the release's own.
+  if (options.out !== undefined && resolve(options.out) === folder)
+    throw new Error(`--out ${options.out} is the release's folder, which the rebuild would replace`);
   const out =
     options.out === undefined
       ? join(await scratchFolder("release-verify"), `v${version}`)
@@ -193,19 +196,21 @@ export async function verifyRelease(options: {
 }
 
 if (require.main === module) {
-  const { values, positionals } = parseArgs({ options: { out: { type: "string" } }, allowPositionals: true });
-  if (positionals.length > 1) {
-    process.stderr.write("release:verify takes one release: its folder or its checksums.txt\n");
+  // Exit 1 says an asset differs; anything that stops the comparison, a bad argument included, is 2.
+  const fail = (error: unknown): never => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);
-  }
-  verifyRelease({ release: positionals[0], out: values.out }).then(
-    ({ report, same }) => {
-      process.stdout.write(report);
-      process.exit(same ? 0 : 1);
-    },
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(2);
-    },
-  );
+  };
+  const { values, positionals } = (() => {
+    try {
+      return parseArgs({ options: { out: { type: "string" } }, allowPositionals: true });
+    } catch (error) {
+      return fail(error);
+    }
+  })();
+  if (positionals.length > 1) fail("release:verify takes one release: its folder or its checksums.txt");
+  verifyRelease({ release: positionals[0], out: values.out }).then(({ report, same }) => {
+    process.stdout.write(report);
+    process.exit(same ? 0 : 1);
+  }, fail);
 }
