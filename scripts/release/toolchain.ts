@@ -75,6 +75,7 @@ export interface ToolchainRecord {
   toolchain: Toolchain;
 }
 
+/** Writes {@link TOOLCHAIN_RECORD}: the commit, its time and the toolchain, nothing of the machine. */
 export async function writeToolchainRecord(file: string, record: ToolchainRecord): Promise<void> {
   const { commit, epoch, toolchain } = record;
   await writeFile(file, `${JSON.stringify({ commit, epoch, toolchain }, null, 2)}\n`);

@@ -96,6 +96,37 @@ describe("the components", () => {
     );
   });
 
+  it("of the npm packages form a graph whose every ref is a component of the document", () => {
+    for (const [location, name] of [
+      ["", "pulumi-notification-handlers"],
+      ["server", "notification-handlers-server"],
+    ] as const) {
+      const purl = npmPurl(name, "0.2.0");
+      const document = JSON.parse(
+        cycloneDx(
+          {
+            asset: `${name}-0.2.0.tgz`,
+            sha256: "a".repeat(64),
+            component: { type: "library", name, version: "0.2.0", purl },
+            ...lockedDependencies(location, purl),
+          },
+          release,
+        ),
+      ) as {
+        metadata: { component: { "bom-ref": string } };
+        components: { "bom-ref": string }[];
+        dependencies: { ref: string; dependsOn: string[] }[];
+      };
+      const refs = [document.metadata.component["bom-ref"], ...document.components.map((c) => c["bom-ref"])];
+      const named = document.dependencies.flatMap(({ ref, dependsOn }) => [ref, ...dependsOn]);
+      expect(
+        named.filter((ref) => !refs.includes(ref)),
+        name,
+      ).toEqual([]);
+      expect(document.dependencies.map(({ ref }) => ref).sort(), name).toEqual([...refs].sort());
+    }
+  });
+
   it("of the server's package are its own dependencies' trees", () => {
     const { components } = lockedDependencies("server", npmPurl("notification-handlers-server", "0.2.0"));
     const names = components.map((c) => c.name);
