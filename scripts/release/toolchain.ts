@@ -90,7 +90,8 @@ export async function readToolchainRecord(file: string): Promise<ToolchainRecord
     if (
       typeof record.commit !== "string" ||
       typeof record.epoch !== "number" ||
-      typeof record.toolchain !== "object"
+      typeof record.toolchain !== "object" ||
+      record.toolchain === null
     )
       return `${TOOLCHAIN_RECORD} lacks commit, epoch or toolchain`;
     return record;

@@ -73,10 +73,10 @@ export function whatWritesIt(asset: string): string {
 }
 
 /** What one side recorded in toolchain.json, or why it has no record. */
-type Record = ToolchainRecord | string;
+type RecordOrWhyNone = ToolchainRecord | string;
 
 /** The reasons that hold for every asset: the commit, the time, the toolchain. */
-export function commonCauses(release: Record, rebuild: Record): string[] {
+export function commonCauses(release: RecordOrWhyNone, rebuild: RecordOrWhyNone): string[] {
   if (typeof release === "string")
     return [`the release has ${release}, so its commit and toolchain are unknown`];
   if (typeof rebuild === "string") return [`the rebuild has ${rebuild}`];
