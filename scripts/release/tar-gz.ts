@@ -30,12 +30,16 @@ function octal(value: number, length: number): string {
   return `${digits.padStart(length - 1, "0")}\0`;
 }
 
-/** The name and prefix fields of a ustar header: a path over 100 bytes is split at a `/`. */
+/**
+ * The name and prefix fields of a ustar header: a path over 100 bytes is split at a `/`, leaving a
+ * name (a directory's trailing `/` is no place to split: its name field would be empty).
+ */
 function splitName(name: string): { name: string; prefix: string } {
   if (Buffer.byteLength(name) <= 100) return { name, prefix: "" };
   for (let at = name.indexOf("/"); at !== -1; at = name.indexOf("/", at + 1)) {
     const [prefix, rest] = [name.slice(0, at), name.slice(at + 1)];
-    if (Buffer.byteLength(prefix) <= 155 && Buffer.byteLength(rest) <= 100) return { name: rest, prefix };
+    if (rest !== "" && Buffer.byteLength(prefix) <= 155 && Buffer.byteLength(rest) <= 100)
+      return { name: rest, prefix };
   }
   throw new Error(`${name}: a path too long for a ustar header`);
 }
