@@ -6,53 +6,15 @@
  * PATH); and the CPU time of serving a no-change preview of `--handlers N` handlers (default 1000),
  * beside the no-op plugin (`plugin-calls.ts`).
  */
-import { spawn } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-
-import * as grpc from "@grpc/grpc-js";
-import { GetSchemaRequest } from "@pulumi/pulumi/proto/provider_pb";
-import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 
 import { PLUGIN_EXECUTABLE } from "../provider/tokens";
 import { pluginTarball } from "../scripts/release/build-plugin";
 import { type CallsCpu, canMeasureProcessCpu, measureCalls, median } from "./plugin-calls";
+import { startPlugin } from "./plugin-start";
 import { buildPluginFolders } from "./yaml-project";
-
-/** Resident memory of a process, in MiB, from /proc (Linux). */
-function residentMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
-  return kb / 1024;
-}
-
-/** One start: milliseconds to the port, and the resident memory at the port and after GetSchema. */
-async function start(binary: string): Promise<{ startMs: number; idleMiB: number; servedMiB: number }> {
-  const began = performance.now();
-  const child = spawn(binary, ["127.0.0.1:1"], { env: {}, stdio: ["ignore", "pipe", "inherit"] });
-  try {
-    const port = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.once("exit", (code) => reject(new Error(`the plugin exited with ${code}`)));
-      child.stdout.setEncoding("utf8").on("data", (text: string) => {
-        out += text;
-        if (out.includes("\n")) resolve(out.trim());
-      });
-    });
-    const startMs = performance.now() - began;
-    const idleMiB = residentMiB(child.pid!);
-    const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    await new Promise<void>((resolve, reject) =>
-      client.getSchema(new GetSchemaRequest(), (error) => (error ? reject(error) : resolve())),
-    );
-    client.close();
-    return { startMs, idleMiB, servedMiB: residentMiB(child.pid!) };
-  } finally {
-    child.kill("SIGTERM");
-  }
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -65,7 +27,7 @@ async function main(): Promise<void> {
     const tarball = pluginTarball();
     const binary = join(plugins.provider, PLUGIN_EXECUTABLE);
     const runs = [];
-    for (let i = 0; i < rounds; i++) runs.push(await start(binary));
+    for (let i = 0; i < rounds; i++) runs.push(await startPlugin(binary));
     const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
     process.stdout.write(
       [

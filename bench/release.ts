@@ -1,7 +1,9 @@
 /**
  * `npm run bench:release`: what a user's first contact with a release costs. Reads a release folder
  * (`dist/release/v<version>/` as `npm run release` writes it, or `--release DIR`) and prints each
- * plugin tarball's size and its executable's, then, over `--rounds N` (default 3), the time from an
+ * plugin tarball's size and its executable's, this machine's executable's start (spawn to port,
+ * median of `--starts N`, default 20: the release's blobs carry no code cache), then, over
+ * `--rounds N` (default 3), the time from an
  * empty PULUMI_HOME to the first `pulumi up` of a one-handler Pulumi YAML program done, the engine
  * downloading this machine's plugin from the release served on 127.0.0.1. Beside it, each in a
  * fresh PULUMI_HOME of its own: `pulumi plugin install` of the same plugin from the same release,
@@ -37,6 +39,7 @@ import {
 import { loadAverage, out } from "./measure";
 import { type CountingServer, startCountingServer } from "./counting-server";
 import { median } from "./plugin-calls";
+import { startPlugin } from "./plugin-start";
 
 /** The longest one command may take; a first up on a busy machine takes tens of seconds. */
 const COMMAND_TIMEOUT_MS = 10 * 60 * 1000;
@@ -154,11 +157,19 @@ const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { release: { type: "string" }, rounds: { type: "string", default: "3" } },
+    options: {
+      release: { type: "string" },
+      rounds: { type: "string", default: "3" },
+      starts: { type: "string", default: "20" },
+    },
   });
-  const rounds = Number(values.rounds);
-  if (!Number.isSafeInteger(rounds) || rounds < 1)
-    throw new Error(`--rounds takes a whole number from 1 (got ${values.rounds})`);
+  const [rounds, starts] = [Number(values.rounds), Number(values.starts)];
+  for (const [option, value] of [
+    ["rounds", rounds],
+    ["starts", starts],
+  ] as const)
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new Error(`--${option} takes a whole number from 1 (got ${values[option]})`);
   const folder = values.release === undefined ? releaseFolder() : resolve(values.release);
   const { version, tarballs } = await readRelease(folder);
 
@@ -172,13 +183,27 @@ async function main(): Promise<void> {
     );
   }
 
+  const work = await mkdtemp(join(tmpdir(), "notification-handlers-bench-release-"));
+  await mustRun("tar", ["-xzf", tarballs.get(machinePlatform())!, "-C", work], {
+    cwd: work,
+    env: process.env,
+  });
+  const startRuns = [];
+  for (let i = 0; i < starts; i++) startRuns.push(await startPlugin(join(work, PLUGIN_EXECUTABLE)));
+  await rm(join(work, PLUGIN_EXECUTABLE));
+  out(
+    `\n## The ${machinePlatform()} executable's start, with an empty environment (load average ${loadAverage()})\n\n` +
+      `| figure | value |\n|---|---|\n` +
+      `| start to port (median of ${starts}) | ${median(startRuns.map((r) => r.startMs)).toFixed(0)} ms |\n` +
+      `| resident memory at the port | ${mib(median(startRuns.map((r) => r.idleMiB)) * 2 ** 20)} |\n`,
+  );
+
   const log = (line: string): void => {
     process.stderr.write(`[bench] ${line}\n`);
   };
   const engine = await ensureEngine({ projectRoot: REPOSITORY_ROOT, log, yaml: true });
   const tarballBytes = (await stat(tarballs.get(machinePlatform())!)).size;
   const download = `GET /releases/download/v${version}/${pluginTarballName(version)}`;
-  const work = await mkdtemp(join(tmpdir(), "notification-handlers-bench-release-"));
   const release = await startReleaseServer(dirname(folder), join(work, "tls"));
   const proxy = await startRefusingProxy();
   const server = await startCountingServer(0);

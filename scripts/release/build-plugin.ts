@@ -7,7 +7,7 @@
  *
  * The executable's entry (`cli/plugin-executable.ts`: the plugin, or a command run by hand) is bundled into one script with esbuild, and the
  * script is made a Node.js single executable application: the blob that `node
- * --experimental-sea-config` writes, injected with postject into a copy of the Node.js binary that runs
+ * --experimental-sea-config` writes (no code cache: the same sources make the same bytes), injected with postject into a copy of the Node.js binary that runs
  * this script (the project's pinned Node.js 24). `bench:engine --yaml` builds its no-op plugin from
  * another entry the same way, and `npm run release` (scripts/release/release.ts) builds every platform's
  * from these steps.
@@ -16,12 +16,14 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, readFileSync } from "node:fs";
 import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
-import { basename, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 
 import { build } from "esbuild";
 
 import { PLUGIN_EXECUTABLE } from "../../provider/tokens";
+import { releaseCommit } from "./commit";
+import { writeTarGz } from "./tar-gz";
 import { type ProgressLog, step, toStderr } from "../support/progress";
 import { REPOSITORY_ROOT } from "../support/user-project";
 
@@ -78,43 +80,48 @@ export async function sha256File(file: string): Promise<string> {
   return hash.digest("hex");
 }
 
-/** Bundles a plugin's entry into one CommonJS script for Node.js 24, with `version` fixed in it. */
-export async function bundlePlugin(entry: string, outfile: string, version: string): Promise<void> {
-  await build({
+/**
+ * Bundles a plugin's entry into one CommonJS script for Node.js 24, with `version` fixed in it, and
+ * returns the files it bundled, relative to the repository (esbuild's metafile), for the SBOM.
+ */
+export async function bundlePlugin(entry: string, outfile: string, version: string): Promise<string[]> {
+  const result = await build({
     entryPoints: [entry],
     bundle: true,
     platform: "node",
     target: "node24",
     format: "cjs",
     outfile,
+    // The bundle names its modules by their paths from here: the same wherever the checkout is.
+    absWorkingDir: REPOSITORY_ROOT,
+    metafile: true,
     // The version is fixed at build: the executable has no package.json beside it.
     define: { PLUGIN_VERSION: JSON.stringify(version) },
     logLevel: "warning",
   });
+  return Object.keys(result.metafile.inputs).sort();
 }
 
 /**
  * Writes the single-executable blob of `script` with the Node.js binary `node`: a blob is read only
- * by a Node.js of the version that wrote it. The code cache speeds start-up but only loads on the
- * platform that wrote it, so a blob for another platform goes without (Node's SEA documentation).
+ * by a Node.js of the version that wrote it. Without V8's code cache or a startup snapshot, which
+ * differ from one build to the next, so that the same script makes the same blob
+ * (docs/performance.md#the-plugin has what the cache would save at start-up).
  */
-export async function writeSeaBlob(
-  node: string,
-  script: string,
-  blob: string,
-  options: { useCodeCache: boolean },
-): Promise<void> {
+export async function writeSeaBlob(node: string, script: string, blob: string): Promise<void> {
   const config = `${blob}.json`;
   await writeFile(
     config,
     JSON.stringify({
-      main: script,
+      // The blob records the script's path as given: a name alone, read from its folder.
+      main: basename(script),
       output: blob,
       disableExperimentalSEAWarning: true,
-      useCodeCache: options.useCodeCache,
+      useCodeCache: false,
+      useSnapshot: false,
     }),
   );
-  await run(node, ["--experimental-sea-config", config]);
+  await run(node, ["--experimental-sea-config", config], { cwd: dirname(script) });
 }
 
 /**
@@ -140,9 +147,13 @@ export async function injectSeaBlob(
   ]);
 }
 
-/** Packs one executable, at the tarball's root, as Pulumi unpacks a plugin. */
-export async function packTarball(tarball: string, folder: string, executable: string): Promise<void> {
-  await run("tar", ["-czf", tarball, "-C", folder, executable]);
+/** Packs one executable, at the tarball's root, as Pulumi unpacks a plugin, stamped `epoch`. */
+export async function packTarball(tarball: string, executable: string, epoch: number): Promise<void> {
+  await writeTarGz(
+    tarball,
+    [{ name: basename(executable), executable: true, data: { file: executable } }],
+    epoch,
+  );
 }
 
 /**
@@ -155,6 +166,7 @@ export async function buildPlugin(
   log: ProgressLog = () => undefined,
 ): Promise<string> {
   const version = packageVersion(REPOSITORY_ROOT);
+  const { epoch } = await releaseCommit();
   const out = plugin.outDir;
   const work = join(out, "work");
   await rm(out, { recursive: true, force: true });
@@ -167,7 +179,7 @@ export async function buildPlugin(
 
   const blob = join(work, "plugin.blob");
   await step(log, "Writing the single-executable blob (node --experimental-sea-config)", () =>
-    writeSeaBlob(process.execPath, bundle, blob, { useCodeCache: true }),
+    writeSeaBlob(process.execPath, bundle, blob),
   );
 
   const binary = join(work, PLUGIN_EXECUTABLE);
@@ -177,9 +189,7 @@ export async function buildPlugin(
   });
 
   const tarball = join(out, pluginTarballName(version));
-  await step(log, `Packing ${relative(REPOSITORY_ROOT, tarball)}`, () =>
-    packTarball(tarball, work, PLUGIN_EXECUTABLE),
-  );
+  await step(log, `Packing ${relative(REPOSITORY_ROOT, tarball)}`, () => packTarball(tarball, binary, epoch));
   await rm(work, { recursive: true, force: true });
   await step(log, `Writing ${CHECKSUMS_FILE}`, async () => {
     await writeFile(join(out, CHECKSUMS_FILE), `${await sha256File(tarball)}  ${basename(tarball)}\n`);

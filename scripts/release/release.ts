@@ -11,13 +11,18 @@
  * - the Python SDK's wheel and sdist, checked by `twine check`;
  * - the Go SDK as a Go module proxy serves it, under `goproxy/`;
  * - the .NET SDK's sources, zipped;
+ * - an SBOM beside each npm package, the wheel and each plugin tarball, `<asset>.cdx.json`;
+ * - `toolchain.json`, the commit, its time and the versions of the tools the release was built with;
  * - `checksums.txt`, the SHA-256 of every other file, as `sha256sum -c` checks them.
+ *
+ * The same commit makes the same bytes (docs/releasing.md#reproducible-assets): every time is the
+ * commit's, the archives are written by the release itself, the blobs hold no code cache.
  *
  * `npm run release:check` proves the folder (test/release/). The SDKs are generated afresh for the
  * release, from the committed schema, into a work folder: the checkout's `sdk/` is left as it is.
  */
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs, promisify } from "node:util";
@@ -36,6 +41,16 @@ import {
   writeSeaBlob,
 } from "./build-plugin";
 import { generateSdks } from "./build-sdks";
+import { releaseCommit, rfc3339 } from "./commit";
+import { writeReleaseSboms } from "./release-sboms";
+import { readTarGz, writeTarGz } from "./tar-gz";
+import {
+  PINNED_TOOLCHAIN,
+  TOOLCHAIN_RECORD,
+  runningToolchain,
+  toolchainDifferences,
+  writeToolchainRecord,
+} from "./toolchain";
 import { type ProgressLog, formatDuration, step, toStderr } from "../support/progress";
 import { bundleGoSdkTag, goSdkBundleName, goSdkTag, tagGoSdk } from "./go-tag";
 import { describeExecutable, inspectExecutable, withPeChecksum, withoutAuthenticode } from "./formats";
@@ -93,6 +108,11 @@ export const dotnetZipName = (version: string): string =>
 /** The Python SDK's distribution name, as the wheel and the sdist begin. */
 export const PYTHON_DISTRIBUTION = "pulumi_notification_handlers";
 
+/** The Python SDK's wheel and sdist of `version`. */
+export const pythonWheelName = (version: string): string =>
+  `${PYTHON_DISTRIBUTION}-${version}-py3-none-any.whl`;
+export const pythonSdistName = (version: string): string => `${PYTHON_DISTRIBUTION}-${version}.tar.gz`;
+
 /** The Python SDK's name as pip takes it in `pip install` and a requirement, and as `pip freeze` lists it. */
 export const PYTHON_PACKAGE = PYTHON_DISTRIBUTION.replaceAll("_", "-");
 
@@ -127,16 +147,6 @@ function assertRuntimeVersion(binary: Buffer, runtime: NodeRuntime): void {
     );
 }
 
-/** The time of the commit checked out, for what a release stamps with a time (the Go module's .info, zips). */
-async function commitTime(): Promise<string> {
-  try {
-    const { stdout } = await run("git", ["log", "-1", "--format=%cI"], { cwd: REPOSITORY_ROOT });
-    return new Date(stdout.trim()).toISOString().replace(/\.\d{3}Z$/, "Z");
-  } catch {
-    return new Date().toISOString().replace(/\.\d{3}Z$/, "Z"); // not a git checkout
-  }
-}
-
 /** The tools the plugin's executables need, found or installed before any is built. */
 interface PluginTools {
   /** Only when a macOS executable is built. */
@@ -145,33 +155,24 @@ interface PluginTools {
   tarballs: Map<string, string>;
 }
 
-/** Builds each of `targets`' executable and tarball into `out` (see the file comment). */
+/** Builds each of `targets`' executable from `bundle`, and its tarball, into `out` (see the file comment). */
 async function buildPlugins(
-  version: string,
   targets: readonly ReleaseTarget[],
-  out: string,
-  work: string,
+  bundle: string,
+  release: { version: string; epoch: number; out: string; work: string },
   tools: PluginTools,
   log: ProgressLog,
 ): Promise<void> {
+  const { version, out, work } = release;
   const built = targets.filter((target): target is BuiltTarget => "runtime" in target);
-  if (built.length === 0) return;
-  const bundle = join(work, "plugin.js");
-  await step(log, "Bundling cli/plugin-executable.ts with esbuild", () =>
-    bundlePlugin(PLUGIN_BUILD.entry, bundle, version),
-  );
   const runtimeOf = (target: BuiltTarget): NodeRuntime => findRuntime(target.runtime);
-  // The code cache only loads on the platform that wrote it: the machine's own, Linux x64.
-  const withCodeCache = (target: BuiltTarget): boolean => platformOf(target) === "linux-amd64";
 
-  // A blob for each runtime version (and code cache or not), written by a Node.js of that version.
+  // A blob for each runtime version, written by a Node.js of that version.
   const blobs = new Map<string, string>();
-  const blobKey = (target: BuiltTarget): string =>
-    `${runtimeOf(target).version}${withCodeCache(target) ? "-code-cache" : ""}`;
   for (const target of built) {
-    const key = blobKey(target);
-    if (blobs.has(key)) continue;
-    const writer = blobWriterFor(runtimeOf(target).version);
+    const { version: nodeVersion } = runtimeOf(target);
+    if (blobs.has(nodeVersion)) continue;
+    const writer = blobWriterFor(nodeVersion);
     const node = await extractRuntime(
       writer,
       tools.tarballs.get(runtimeSpec(writer))!,
@@ -180,12 +181,11 @@ async function buildPlugins(
     const { stdout } = await run(node, ["--version"]);
     if (stdout.trim() !== `v${writer.version}`)
       throw new Error(`${runtimeSpec(writer)} runs as Node.js ${stdout.trim()}, not v${writer.version}`);
-    const blob = join(work, `plugin-${key}.blob`);
-    const cache = withCodeCache(target) ? ", with the code cache" : "";
-    await step(log, `Writing the blob with Node.js v${writer.version}${cache}`, () =>
-      writeSeaBlob(node, bundle, blob, { useCodeCache: withCodeCache(target) }),
+    const blob = join(work, `plugin-${nodeVersion}.blob`);
+    await step(log, `Writing the blob with Node.js v${writer.version}`, () =>
+      writeSeaBlob(node, bundle, blob),
     );
-    blobs.set(key, blob);
+    blobs.set(nodeVersion, blob);
   }
 
   // As many at a time as the cores: postject and gzip each keep one busy.
@@ -211,7 +211,7 @@ async function buildPlugins(
           mode: 0o755,
         });
         await rm(join(folder, "runtime"), { recursive: true, force: true });
-        await injectSeaBlob(executable, blobs.get(blobKey(target))!, { macho: target.format === "Mach-O" });
+        await injectSeaBlob(executable, blobs.get(runtime.version)!, { macho: target.format === "Mach-O" });
         if (target.os === "windows") await writeFile(executable, withPeChecksum(await readFile(executable)));
       },
     );
@@ -224,7 +224,7 @@ async function buildPlugins(
     assertExecutable(target, await readFile(executable));
     const tarball = join(out, pluginTarballName(version, platform));
     await step(say, `Packing ${relative(REPOSITORY_ROOT, tarball)}`, () =>
-      packTarball(tarball, folder, name),
+      packTarball(tarball, executable, release.epoch),
     );
     await rm(folder, { recursive: true, force: true });
   });
@@ -265,29 +265,39 @@ function assertExecutable(target: ReleaseTarget, bytes: Buffer): void {
     throw new Error(`${platform}: the executable still holds a broken Authenticode signature`);
 }
 
-/** The Python SDK's wheel and sdist into `out`, checked by `twine check --strict`. */
+/**
+ * The Python SDK's wheel and sdist into `out`, checked by `twine check --strict`; returns the sdist's
+ * metadata (PKG-INFO), for the SBOM. setuptools writes the wheel's entries with the release's time
+ * (`SOURCE_DATE_EPOCH`) and in a fixed order, but the sdist's with its files' times and a gzip header
+ * holding the clock, so the sdist is written again with the release's own archive writer.
+ */
 async function buildPythonSdk(
   sdk: string,
   out: string,
   python: string,
-  setuptools: string,
-  stamp: string,
-): Promise<void> {
+  release: { version: string; epoch: number },
+): Promise<string> {
   const stage = join(sdk, "python");
-  await writeFile(join(stage, "pyproject.toml"), PYPROJECT(setuptools));
+  await writeFile(join(stage, "pyproject.toml"), PYPROJECT(await pythonToolPin("setuptools")));
   // setup.py takes its long description from a README.md beside it; the generator writes one into the package.
   await copyFile(join(stage, PYTHON_DISTRIBUTION, "README.md"), join(stage, "README.md"));
   await copyFile(join(REPOSITORY_ROOT, "LICENSE"), join(stage, "LICENSE"));
-  const env = { ...process.env, SOURCE_DATE_EPOCH: String(Math.floor(Date.parse(stamp) / 1000)) };
+  const env = { ...process.env, SOURCE_DATE_EPOCH: String(release.epoch) };
   // No isolation: the virtual environment already holds the pinned setuptools, and nothing is fetched.
   await run(python, ["-m", "build", "--no-isolation", "--outdir", out, stage], {
     env,
     maxBuffer: 64 * 1024 * 1024,
   });
-  const built = (await readdir(out))
-    .filter((name) => name.startsWith(`${PYTHON_DISTRIBUTION}-`))
-    .map((name) => join(out, name));
-  await run(python, ["-m", "twine", "check", "--strict", ...built]);
+  const sdist = join(out, pythonSdistName(release.version));
+  const entries = await readTarGz(sdist);
+  await writeTarGz(sdist, entries, release.epoch);
+  await run(python, ["-m", "twine", "check", "--strict", sdist, join(out, pythonWheelName(release.version))]);
+  const metadata = entries.find(
+    (entry) => entry.name.endsWith("/PKG-INFO") && entry.name.split("/").length === 2,
+  );
+  if (metadata === undefined || !Buffer.isBuffer(metadata.data))
+    throw new Error(`${sdist} holds no PKG-INFO`);
+  return metadata.data.toString("utf8");
 }
 
 /** What a release is built of, when not all of it: for tests and for a look at one platform. */
@@ -343,7 +353,8 @@ export async function buildRelease(
   await rm(work, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
   await mkdir(work, { recursive: true });
-  const stamp = await commitTime();
+  const source = await releaseCommit();
+  const stamp = rfc3339(source.epoch);
   const toolsDir = join(REPOSITORY_ROOT, "dist", "tools");
 
   const taken = options.machinePlugin === undefined ? undefined : machineTarget(targets);
@@ -353,6 +364,15 @@ export async function buildRelease(
   const signs = toBuild.some((target) => target.os === "darwin" && "runtime" in target);
   const rcodesign = signs ? await ensureRcodesign(log) : undefined;
   const python = await ensurePythonTools(log);
+  const toolchain = await runningToolchain(python);
+  const offPins = toolchainDifferences(
+    { label: "here", toolchain },
+    { label: "pinned in scripts/release/toolchain.ts", toolchain: PINNED_TOOLCHAIN },
+  );
+  if (offPins.length > 0)
+    log(
+      `Not the pinned toolchain, so some assets may differ from a release built with it: ${offPins.join("; ")}`,
+    );
   const releaseGo = await buildReleaseGo(toolsDir, log);
   const needed = new Set<string>();
   for (const target of toBuild) {
@@ -364,17 +384,24 @@ export async function buildRelease(
   const tarballs = new Map<string, string>();
   for (const spec of needed) tarballs.set(spec, await fetchRuntime(findRuntime(spec), log));
 
+  // Bundled even when the machine's tarball is taken: the SBOMs list what the bundle holds.
+  const bundle = join(work, "plugin.js");
+  const bundled = await step(log, "Bundling cli/plugin-executable.ts with esbuild", () =>
+    bundlePlugin(PLUGIN_BUILD.entry, bundle, version),
+  );
   if (taken !== undefined)
     await copyFile(options.machinePlugin!, join(out, pluginTarballName(version, platformOf(taken))));
-  await buildPlugins(version, toBuild, out, work, { rcodesign, tarballs }, log);
+  const release = { version, epoch: source.epoch, out, work };
+  await buildPlugins(toBuild, bundle, release, { rcodesign, tarballs }, log);
 
   await step(log, "Packing the npm packages (npm pack)", () => packPackages(out));
 
   const sdk = join(work, "sdk");
   await generateSdks({ outDir: sdk, toolsDir, version, log });
-  const setuptools = await pythonToolPin("setuptools");
-  await step(log, "Building the Python SDK's wheel and sdist (python -m build, twine check)", () =>
-    buildPythonSdk(sdk, out, python, setuptools, stamp),
+  const pythonMetadata = await step(
+    log,
+    "Building the Python SDK's wheel and sdist (python -m build, twine check)",
+    () => buildPythonSdk(sdk, out, python, release),
   );
   await step(log, "Laying the Go SDK out as a Go module proxy serves it (goproxy/)", async () => {
     const module = join(sdk, "go");
@@ -411,6 +438,18 @@ export async function buildRelease(
     ]);
   });
 
+  await step(log, "Writing the SBOMs (CycloneDX) and toolchain.json", async () => {
+    await writeReleaseSboms({
+      out,
+      version,
+      source,
+      targets,
+      bundled,
+      pythonMetadata,
+      wheel: pythonWheelName(version),
+    });
+    await writeToolchainRecord(join(out, TOOLCHAIN_RECORD), { ...source, toolchain });
+  });
   await step(log, `Writing ${CHECKSUMS_FILE}`, async () => {
     const lines: string[] = [];
     for (const file of await filesUnder(out)) lines.push(`${await sha256File(join(out, file))}  ${file}`);

@@ -1,4 +1,10 @@
 /**
+ * The release rebuilt in a second clone of the checkout, by `npm run release:verify` of that clone,
+ * is the release the e2e set-up built, byte for byte; and the command, given that release with one
+ * asset changed, names that asset alone. The clone reuses the first's installs and builds
+ * (node_modules hard-linked, dist/ copied) and the release's cached runtimes and tools, so the second
+ * build costs seconds.
+ *
  * The release workflow's publish job (.github/workflows/release.yml), run as the gitops example's
  * workflows are (workflow-runner.ts), on the release the e2e set-up built and the Go SDK's tag as
  * `npm run release` bundles it: the GitHub release made with `gh` (a stand-in records it), the npm
@@ -7,12 +13,13 @@
  * there as a user's tools take it. A corrupt asset stops the job before anything is published. What
  * cannot run here (the upload to GitHub, trusted publishing's OIDC token) is in docs/releasing.md.
  */
+import { existsSync } from "node:fs";
 import { chmod, cp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
-import { packageVersion } from "../../scripts/release/build-plugin";
+import { packageVersion, sha256File } from "../../scripts/release/build-plugin";
 import { PYTHON_DISTRIBUTION } from "../../scripts/release/release";
 import {
   GO_SDK_FOLDER,
@@ -23,8 +30,14 @@ import {
   goSdkTag,
   tagGoSdk,
 } from "../../scripts/release/go-tag";
-import { ensurePythonTools, sha512Integrity } from "../../scripts/release/tools";
-import { mustRun, REPOSITORY_ROOT, scratchFolder, userEnvironment } from "../../scripts/support/user-project";
+import { filesUnder, ensurePythonTools, sha512Integrity } from "../../scripts/release/tools";
+import {
+  mustRun,
+  REPOSITORY_ROOT,
+  runCommand,
+  scratchFolder,
+  userEnvironment,
+} from "../../scripts/support/user-project";
 import { type NpmRegistryStandIn, startNpmRegistry } from "../support/stand-ins/npm-registry";
 import { type PackageIndex, startPackageIndex } from "../support/stand-ins/package-index";
 import { type JobOptions, readWorkflow, runJob } from "../support/engine/workflow-runner";
@@ -105,6 +118,76 @@ async function publishJob(checkout: string): Promise<JobOptions & { record: stri
     context: { "github.token": "ghs_placeholder", "github.ref_name": TAG },
   };
 }
+
+/**
+ * A second checkout at `to`: a clone of HEAD with the working tree's changes on it, the first's
+ * node_modules hard-linked and its builds (dist/ but the plugin and releases, server/dist/) copied.
+ */
+async function secondCheckout(to: string): Promise<void> {
+  const quiet = { cwd: root, env: process.env };
+  await mustRun("git", ["clone", "--quiet", "--shared", REPOSITORY_ROOT, to], quiet);
+  const changed = await mustRun("git", ["ls-files", "-z", "--modified", "--others", "--exclude-standard"], {
+    cwd: REPOSITORY_ROOT,
+    env: process.env,
+  });
+  for (const file of changed.stdout.split("\0").filter((name) => name !== "")) {
+    if (existsSync(join(REPOSITORY_ROOT, file))) {
+      await mkdir(dirname(join(to, file)), { recursive: true });
+      await cp(join(REPOSITORY_ROOT, file), join(to, file));
+    } else await rm(join(to, file), { force: true });
+  }
+  await mustRun("cp", ["-al", join(REPOSITORY_ROOT, "node_modules"), join(to, "node_modules")], quiet);
+  const notCopied = ["plugin", "release"].map((name) => join(REPOSITORY_ROOT, "dist", name));
+  await cp(join(REPOSITORY_ROOT, "dist"), join(to, "dist"), {
+    recursive: true,
+    filter: (source) => !notCopied.includes(source),
+  });
+  await cp(join(REPOSITORY_ROOT, "server", "dist"), join(to, "server", "dist"), { recursive: true });
+}
+
+describe("the release, rebuilt by release:verify in a second checkout", () => {
+  it("is the same bytes, and the command names the one asset a release changed", async () => {
+    const second = join(root, "second-checkout");
+    await secondCheckout(second);
+    // The release with one asset built otherwise: its bytes and its line in checksums.txt.
+    const changed = join(root, "changed", TAG);
+    await cp(inject("release"), changed, { recursive: true });
+    const asset = `notification-handlers-server-${version}.tgz`;
+    await writeFile(
+      join(changed, asset),
+      Buffer.concat([await readFile(join(changed, asset)), Buffer.from("\n")]),
+    );
+    const sums = await readFile(join(changed, "checksums.txt"), "utf8");
+    const line = new RegExp(`^[0-9a-f]{64}(  ${asset.replaceAll(".", "\\.")})$`, "m");
+    expect(sums).toMatch(line);
+    await writeFile(
+      join(changed, "checksums.txt"),
+      sums.replace(line, `${await sha256File(join(changed, asset))}$1`),
+    );
+
+    const rebuild = join(root, "rebuild", TAG);
+    const verify = await runCommand(
+      process.execPath,
+      [join(second, "dist", "scripts", "release", "verify-release.js"), changed, "--out", rebuild],
+      { cwd: second, env: process.env },
+    );
+    expect(verify.code, verify.stderr).toBe(1);
+    const named = verify.stdout
+      .split("\n")
+      .filter((text) => /^(differs|not rebuilt|not in the release|does not match)/.test(text));
+    expect(named).toEqual([`differs: ${asset}`]);
+    expect(verify.stdout).toContain("The commit and the toolchain are the same on both sides.");
+
+    // Every byte of every asset, the two checksums.txt included.
+    const files = await filesUnder(inject("release"));
+    expect(await filesUnder(rebuild)).toEqual(files);
+    const differing: string[] = [];
+    for (const file of files)
+      if (!(await readFile(join(inject("release"), file))).equals(await readFile(join(rebuild, file))))
+        differing.push(file);
+    expect(differing).toEqual([]);
+  });
+});
 
 describe("the release workflow's publish job", () => {
   it("refuses a corrupt asset before publishing anything", async () => {
