@@ -3,8 +3,11 @@
  * jobs as written (see workflow-runner.ts) against the reference server: a pull request's change is
  * summarized and posted with `gh`, changes made in the web UI fail the drift check with a summary
  * that names each handler and field, secrets as [secret], and the merged change is deployed, the drift
- * repaired with it. (A clean check's summary is the summary's
- * unit test; its exit code is `pulumi preview --expect-no-changes`'s own.)
+ * repaired with it. The preview runs the package's policy pack with the example's policy-config.json: a
+ * pull request that breaks a mandatory rule fails its check, the comment naming rule, resource and
+ * field. A team's own pack, written with the helpers, runs beside it; a value unknown at preview is
+ * checked at up. (A clean check's summary is the summary's unit test; its exit code is
+ * `pulumi preview --expect-no-changes`'s own.)
  */
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -17,6 +20,66 @@ import { type JobRun, readWorkflow, runJob } from "../support/engine/workflow-ru
 const WORKFLOWS = join(REPOSITORY_ROOT, "examples", "gitops", ".github", "workflows");
 const README_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";
 const UI_WEBHOOK = "https://hooks.slack.com/services/T000/B000/CHANGED-IN-THE-UI";
+const VENDOR_HOOK = "https://collector.vendor.example/hook/VENDOR-TOKEN";
+const PACK = "node_modules/pulumi-notification-handlers/policy-pack";
+
+// A pull request's handlers that break the team's policy-config.json: a webhook to a host it does not
+// list (mandatory) and a pager in a country it does not list (advisory).
+const POLICY_BREAKING_HANDLERS = `
+vendor-hook:
+  type: webhook
+  name: Vendor hook
+  webhook: { secret: vendorHook }
+paris-pager:
+  type: twilio
+  name: Paris pager
+  twilio: "+33612345678"
+`;
+
+// A team's own pack beside the package's, written with its helpers.
+const OWN_PACK = {
+  "PulumiPolicy.yaml": "runtime: nodejs\n",
+  "package.json": JSON.stringify({ name: "our-rules", version: "1.0.0", main: "index.js" }),
+  "config.json": "{}",
+  "index.js": `const { PolicyPack } = require("@pulumi/policy");
+const { SecretValue, handlerPolicy } = require("pulumi-notification-handlers/policy");
+new PolicyPack("our-rules", {
+  policies: [
+    handlerPolicy({
+      name: "slack-of-our-workspace",
+      description: "A Slack handler posts to our workspace.",
+      enforcementLevel: "advisory",
+      validateHandler: (handler, _args, report) => {
+        const url = handler.type === "slack" ? handler.fields.slack : undefined;
+        if (url instanceof SecretValue && !url.reveal().includes("/T0OURTEAM/"))
+          report(\`handler "\${handler.resourceName}": field slack (\${url}) is not our workspace's\`);
+      },
+    }),
+  ],
+});
+`,
+};
+
+// Appended to the program: an email address made from a handler the same up creates, unknown at
+// preview, known (and outside the allowed domains) at up.
+const COMPUTED_EMAIL = `
+const relay = new NotificationHandler("relay-inbox", { type: "internal_notification", name: "Relay inbox" });
+new NotificationHandler("computed-email", {
+  type: "email",
+  name: "Computed email",
+  email: relay.handlerId.apply((id) => \`relay-\${id}@elsewhere.example.net\`),
+});
+`;
+
+/** The event log's lines that hold one of `secrets`, but the SDK's debug messages (docs/policies.md). */
+async function secretsInEventLog(file: string, secrets: string[]): Promise<string[]> {
+  const lines = (await readFile(file, "utf8")).split("\n");
+  return lines.filter(
+    (line) =>
+      secrets.some((secret) => line.includes(secret)) &&
+      (JSON.parse(line) as { diagnosticEvent?: { prefix?: string } }).diagnosticEvent?.prefix !== "debug: ",
+  );
+}
 
 // Stands in for GitHub's `gh` CLI: records its arguments and the comment body it was given.
 const FAKE_GH = `#!/usr/bin/env bash
@@ -112,6 +175,24 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     ]);
     expect(await readFile(join(record, "body.md"), "utf8")).toBe(pullRequest.summary);
 
+    // A pull request adds handlers that break the team's policies: the check fails, the comment
+    // names each violation's rule, resource and field, never the webhook.
+    await session.mustSh(`printf '%s' ${VENDOR_HOOK} | pulumi config set --secret vendorHook`, false);
+    await writeFile(file, original + POLICY_BREAKING_HANDLERS);
+    const breaking = await runJob(previewWorkflow, "preview", job);
+    await writeFile(file, original);
+    expect(breaking.success).toBe(false);
+    expect(breaking.steps.find((s) => s.name === "Preview")?.result?.code).not.toBe(0);
+    expect(breaking.summary).toContain("**Policy violations**: 1 mandatory, 1 advisory.");
+    expect(breaking.summary).toContain(
+      '| mandatory | notification-handlers/destination-hosts | `vendor-hook` | handler "vendor-hook" (webhook): field webhook (a secret, not shown) points at a host not in allowedHosts |',
+    );
+    expect(breaking.summary).toContain(
+      '| advisory | notification-handlers/phone-country-codes | `paris-pager` | handler "paris-pager" (twilio): field twilio: the number\'s country code is not in allowedCountryCodes |',
+    );
+    expect(await readFile(join(record, "body.md"), "utf8")).toBe(breaking.summary);
+    expect((await listAll(client)).map((h) => h.name).sort()).toEqual(NAMES);
+
     // Someone changes the Slack webhook and deletes the inbox in the web UI.
     await client.notificationHandlers.update(slack!.id, { type: "slack", slack: UI_WEBHOOK });
     await client.notificationHandlers.delete(inbox!.id);
@@ -140,12 +221,46 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     expect(after.map((h) => h.name).sort()).toEqual(["On-call email", "Status page inbox", "Team Slack"]);
     expect(after.find((h) => h.name === "Team Slack")?.settings).toEqual({ slack: README_WEBHOOK });
 
-    for (const run of [pullRequest, drifted, deployed]) {
-      for (const secret of [key, README_WEBHOOK, UI_WEBHOOK]) {
+    // The team's own pack beside the package's, by hand: an advisory violation of its own warns and
+    // the preview goes on; a value unknown at preview is checked at up, which it stops.
+    await mkdir(join(session.project, "our-rules"));
+    for (const [name, text] of Object.entries(OWN_PACK))
+      await writeFile(join(session.project, "our-rules", name), text);
+    await writeFile(
+      join(session.project, "index.ts"),
+      (await readFile(join(session.project, "index.ts"), "utf8")) + COMPUTED_EMAIL,
+    );
+    const packs = `--policy-pack ${PACK} --policy-pack-config policy-config.json --policy-pack our-rules --policy-pack-config our-rules/config.json`;
+    const events = join(session.root, "events.json");
+    const preview = await session.sh(
+      `PULUMI_DEBUG_COMMANDS=true pulumi preview --stack prod --event-log ${events} ${packs}`,
+    );
+    const shown = `${preview.stdout}\n${preview.stderr}`;
+    expect(preview.code, shown).toBe(0);
+    expect(shown).toMatch(
+      /\[advisory\] +slack-of-our-workspace +\(pulumi-nodejs:dynamic\/notification-handlers:NotificationHandler: team-slack\)/,
+    );
+    expect(shown).toContain('handler "team-slack": field slack ([secret]) is not our workspace\'s');
+    expect(shown).not.toContain("email-domains");
+    const up = await session.sh(`pulumi up --stack prod --yes ${packs}`);
+    const upShown = `${up.stdout}\n${up.stderr}`;
+    expect(up.code).not.toBe(0);
+    expect(upShown).toMatch(
+      /\[mandatory\] +email-domains +\(pulumi-nodejs:dynamic\/notification-handlers:NotificationHandler: computed-email\)/,
+    );
+    expect(upShown).toContain(
+      'handler "computed-email" (email): field email: domain "elsewhere.example.net" is not in allowedDomains',
+    );
+    expect((await listAll(client)).map((h) => h.name)).not.toContain("Computed email");
+    const secrets = [key, README_WEBHOOK, UI_WEBHOOK, VENDOR_HOOK];
+    expect(await secretsInEventLog(events, secrets)).toEqual([]);
+
+    for (const run of [pullRequest, breaking, drifted, deployed]) {
+      for (const secret of secrets) {
         expect(printed(run).includes(secret), "a secret in a job's output").toBe(false);
       }
     }
-    for (const secret of [key, README_WEBHOOK, UI_WEBHOOK]) {
+    for (const secret of secrets) {
       expect(session.transcript.join("\n").includes(secret), "a secret in the README's output").toBe(false);
     }
   });
