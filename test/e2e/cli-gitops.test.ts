@@ -13,7 +13,9 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 
+import { DYNAMIC_RESOURCE_TYPE } from "../../provider/tokens";
 import { REPOSITORY_ROOT, userEnvironment } from "../../scripts/support/user-project";
+import { SHIPPED_PACK, expectEventLogKeepsSecrets, violationLine } from "../support/engine/policy-pack";
 import { listAll, startExample } from "../support/engine/user-path";
 import { type JobRun, readWorkflow, runJob } from "../support/engine/workflow-runner";
 
@@ -21,7 +23,6 @@ const WORKFLOWS = join(REPOSITORY_ROOT, "examples", "gitops", ".github", "workfl
 const README_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";
 const UI_WEBHOOK = "https://hooks.slack.com/services/T000/B000/CHANGED-IN-THE-UI";
 const VENDOR_HOOK = "https://collector.vendor.example/hook/VENDOR-TOKEN";
-const PACK = "node_modules/pulumi-notification-handlers/policy-pack";
 
 // A pull request's handlers that break the team's policy-config.json: a webhook to a host it does not
 // list (mandatory) and a pager in a country it does not list (advisory).
@@ -70,16 +71,6 @@ new NotificationHandler("computed-email", {
   email: relay.handlerId.apply((id) => \`relay-\${id}@elsewhere.example.net\`),
 });
 `;
-
-/** The event log's lines that hold one of `secrets`, but the SDK's debug messages (docs/policies.md). */
-async function secretsInEventLog(file: string, secrets: string[]): Promise<string[]> {
-  const lines = (await readFile(file, "utf8")).split("\n");
-  return lines.filter(
-    (line) =>
-      secrets.some((secret) => line.includes(secret)) &&
-      (JSON.parse(line) as { diagnosticEvent?: { prefix?: string } }).diagnosticEvent?.prefix !== "debug: ",
-  );
-}
 
 // Stands in for GitHub's `gh` CLI: records its arguments and the comment body it was given.
 const FAKE_GH = `#!/usr/bin/env bash
@@ -230,7 +221,7 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
       join(session.project, "index.ts"),
       (await readFile(join(session.project, "index.ts"), "utf8")) + COMPUTED_EMAIL,
     );
-    const packs = `--policy-pack ${PACK} --policy-pack-config policy-config.json --policy-pack our-rules --policy-pack-config our-rules/config.json`;
+    const packs = `--policy-pack ${SHIPPED_PACK} --policy-pack-config policy-config.json --policy-pack our-rules --policy-pack-config our-rules/config.json`;
     const events = join(session.root, "events.json");
     const preview = await session.sh(
       `PULUMI_DEBUG_COMMANDS=true pulumi preview --stack prod --event-log ${events} ${packs}`,
@@ -238,7 +229,7 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     const shown = `${preview.stdout}\n${preview.stderr}`;
     expect(preview.code, shown).toBe(0);
     expect(shown).toMatch(
-      /\[advisory\] +slack-of-our-workspace +\(pulumi-nodejs:dynamic\/notification-handlers:NotificationHandler: team-slack\)/,
+      violationLine("advisory", "slack-of-our-workspace", DYNAMIC_RESOURCE_TYPE, "team-slack"),
     );
     expect(shown).toContain('handler "team-slack": field slack ([secret]) is not our workspace\'s');
     expect(shown).not.toContain("email-domains");
@@ -246,14 +237,14 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     const upShown = `${up.stdout}\n${up.stderr}`;
     expect(up.code).not.toBe(0);
     expect(upShown).toMatch(
-      /\[mandatory\] +email-domains +\(pulumi-nodejs:dynamic\/notification-handlers:NotificationHandler: computed-email\)/,
+      violationLine("mandatory", "email-domains", DYNAMIC_RESOURCE_TYPE, "computed-email"),
     );
     expect(upShown).toContain(
       'handler "computed-email" (email): field email: domain "elsewhere.example.net" is not in allowedDomains',
     );
     expect((await listAll(client)).map((h) => h.name)).not.toContain("Computed email");
     const secrets = [key, README_WEBHOOK, UI_WEBHOOK, VENDOR_HOOK];
-    expect(await secretsInEventLog(events, secrets)).toEqual([]);
+    await expectEventLogKeepsSecrets(events, secrets);
 
     for (const run of [pullRequest, breaking, drifted, deployed]) {
       for (const secret of secrets) {
