@@ -5,7 +5,8 @@
  * that names each handler and field, secrets as [secret], and the merged change is deployed, the drift
  * repaired with it. The preview runs the package's policy pack with the example's policy-config.json: a
  * pull request that breaks a mandatory rule fails its check, the comment naming rule, resource and
- * field. A team's own pack, written with the helpers, runs beside it; a value unknown at preview is
+ * field. By hand, a team's own pack, written with the helpers, runs beside it, advisory rules warn
+ * (a handler's connection, types, a pager kept, unique names) and a value unknown at preview is
  * checked at up. (A clean check's summary is the summary's unit test; its exit code is
  * `pulumi preview --expect-no-changes`'s own.)
  */
@@ -61,16 +62,34 @@ new PolicyPack("our-rules", {
 `,
 };
 
-// Appended to the program: an email address made from a handler the same up creates, unknown at
-// preview, known (and outside the allowed domains) at up.
-const COMPUTED_EMAIL = `
-const relay = new NotificationHandler("relay-inbox", { type: "internal_notification", name: "Relay inbox" });
+// Appended to the program: a handler on a site named by its connection, with the name of the
+// teams' inbox; and an email address made from its id, unknown at preview, known (and outside the
+// allowed domains) at up.
+const PROGRAM_ADDITIONS = `
+const relay = new NotificationHandler("relay-inbox", {
+  type: "internal_notification",
+  name: "Status page inbox",
+  connection: {
+    baseUrl: new pulumi.Config("notification-handlers").require("baseUrl"),
+    apiKey: pulumi.secret(process.env.NOTIFICATION_HANDLERS_API_KEY ?? ""),
+  },
+});
 new NotificationHandler("computed-email", {
   type: "email",
   name: "Computed email",
   email: relay.handlerId.apply((id) => \`relay-\${id}@elsewhere.example.net\`),
 });
 `;
+
+// The ready pack's rules the by-hand run configures: advisory ones, which the preview shows and
+// goes on, and email-domains, mandatory, which the up's computed address breaks.
+const BY_HAND_CONFIG = {
+  "email-domains": { allowedDomains: ["example.com"] },
+  "handler-types": { enforcementLevel: "advisory", allowedTypes: ["email", "slack"] },
+  "keeps-enabled-handler": { enforcementLevel: "advisory", requiredTypes: ["twilio"] },
+  "api-sites": { enforcementLevel: "advisory", allowedSites: ["https://alerts.example.com"] },
+  "unique-names": "advisory",
+};
 
 // Stands in for GitHub's `gh` CLI: records its arguments and the comment body it was given.
 const FAKE_GH = `#!/usr/bin/env bash
@@ -219,9 +238,10 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
       await writeFile(join(session.project, "our-rules", name), text);
     await writeFile(
       join(session.project, "index.ts"),
-      (await readFile(join(session.project, "index.ts"), "utf8")) + COMPUTED_EMAIL,
+      (await readFile(join(session.project, "index.ts"), "utf8")) + PROGRAM_ADDITIONS,
     );
-    const packs = `--policy-pack ${SHIPPED_PACK} --policy-pack-config policy-config.json --policy-pack our-rules --policy-pack-config our-rules/config.json`;
+    await writeFile(join(session.project, "by-hand.json"), JSON.stringify(BY_HAND_CONFIG));
+    const packs = `--policy-pack ${SHIPPED_PACK} --policy-pack-config by-hand.json --policy-pack our-rules --policy-pack-config our-rules/config.json`;
     const events = join(session.root, "events.json");
     const preview = await session.sh(
       `PULUMI_DEBUG_COMMANDS=true pulumi preview --stack prod --event-log ${events} ${packs}`,
@@ -233,6 +253,18 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     );
     expect(shown).toContain('handler "team-slack": field slack ([secret]) is not our workspace\'s');
     expect(shown).not.toContain("email-domains");
+    const advisory = (rule: string, name: string): RegExp =>
+      violationLine("advisory", rule, DYNAMIC_RESOURCE_TYPE, name);
+    expect(shown).toMatch(advisory("handler-types", "status-inbox"));
+    expect(shown).toMatch(advisory("api-sites", "relay-inbox"));
+    expect(shown).toMatch(advisory("unique-names", "relay-inbox"));
+    for (const message of [
+      'handler "status-inbox" (internal_notification): field type: "internal_notification" is not in allowedTypes',
+      'handler "relay-inbox" (internal_notification): connection.baseUrl is not one of allowedSites',
+      'handler "relay-inbox" (internal_notification): field name "Status page inbox" is also the name of "status-inbox", "relay-inbox"',
+      "the stack has no enabled handler of type twilio",
+    ])
+      expect(shown).toContain(message);
     const up = await session.sh(`pulumi up --stack prod --yes ${packs}`);
     const upShown = `${up.stdout}\n${up.stderr}`;
     expect(up.code).not.toBe(0);
