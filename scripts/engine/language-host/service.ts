@@ -182,14 +182,18 @@ function runPlugin(
       args: request.getArgsList(),
       env: request.getEnvList(),
     });
-    if ("error" in started) {
-      failStream(call, new Error(started.error), grpc.status.FAILED_PRECONDITION);
-      return;
-    }
     const write: OutputSink = (chunk, stream) => {
       const response = new language.RunPluginResponse();
       call.write(stream === "stdout" ? response.setStdout(chunk) : response.setStderr(chunk));
     };
+    // Told as a plugin that could not start (its message, exit code 1): the CLI waits on a call that
+    // fails instead.
+    if ("error" in started) {
+      write(Buffer.from(`${started.error}\n`), "stderr");
+      call.write(new language.RunPluginResponse().setExitcode(1));
+      call.end();
+      return;
+    }
     // The engine ends the plugin by cancelling the call.
     const stop = new AbortController();
     call.on("cancelled", () => stop.abort());
