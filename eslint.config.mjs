@@ -150,6 +150,8 @@ export default tseslint.config(
   ),
   importsOf(["provider/dynamic/**/*.ts"], [PLUGIN, ABOVE_THE_FOLDERS, OUTSIDE_PROVIDER]),
   importsOf(["provider/plugin/**/*.ts"], [DYNAMIC_PROVIDER, ABOVE_THE_FOLDERS, OUTSIDE_PROVIDER]),
+  // The policies read what the engine recorded of either provider's resources, through the names.
+  importsOf(["provider/policy/**/*.ts"], [DYNAMIC_PROVIDER, PLUGIN, ABOVE_THE_FOLDERS, OUTSIDE_PROVIDER]),
   importsOf(
     ["provider/*.ts"],
     [PLUGIN, OUTSIDE_PROVIDER],

@@ -24,14 +24,17 @@ import {
 import { ALL_FIELDS } from "../sdk/client/domain/catalog";
 import { type CliIo, CommandError, UsageError, parseCommandLine, readAll } from "./io";
 import { markdownText } from "./markdown";
+import { type PolicyViolation, policyViolations, violationLines } from "./policy-events";
 
 export const summaryUsage = (program: string): string => `Usage:
-  pulumi preview --json | ${program} summary [--title TEXT]
-  ${program} summary PREVIEW.json [--title TEXT]
+  pulumi preview --json | ${program} summary [--title TEXT] [--events EVENTS.json]
+  ${program} summary PREVIEW.json [--title TEXT] [--events EVENTS.json]
 
   Prints a Markdown summary of the notification handlers a preview would change: which resource,
   which handler, which fields (secrets as [secret]), and whether the change was made in the code or
-  outside it. Exits 0 whether or not there are changes; the preview's own exit code tells that.`;
+  outside it. With --events, the event log of \`pulumi preview --event-log EVENTS.json\`, it adds
+  the policy packs' violations (the preview's JSON has none). Exits 0 whether or not there are
+  changes; the preview's own exit code tells that.`;
 
 const SECRET_PROPERTIES = new Set(ALL_FIELDS.filter((f) => f.secret).map((f) => f.property));
 
@@ -79,8 +82,12 @@ function typeOfUrn(urn: string): string {
   return qualified.slice(qualified.lastIndexOf("$") + 1);
 }
 
-/** Renders the summary of a preview. */
-export function renderSummary(preview: PreviewJson, title = "Notification handlers"): string {
+/** Renders the summary of a preview, with the policy violations its event log held. */
+export function renderSummary(
+  preview: PreviewJson,
+  title = "Notification handlers",
+  violations: readonly PolicyViolation[] = [],
+): string {
   const notes = parseDriftNotes(preview.diagnostics ?? []);
   const steps = (preview.steps ?? []).filter(
     (s) => HANDLER_RESOURCE_TYPES.includes(typeOfUrn(s.urn)) && s.op in OPS && s.op !== "read",
@@ -111,6 +118,7 @@ export function renderSummary(preview: PreviewJson, title = "Notification handle
       ...rows.map(([, text]) => text),
     );
   }
+  if (violations.length > 0) lines.push("", ...violationLines(violations));
   if (errors.length > 0) {
     lines.push("", "**The preview failed:**", "");
     for (const e of errors) lines.push(`- ${markdownText((e.message ?? "").trim().split("\n")[0] ?? "")}`);
@@ -231,7 +239,11 @@ export async function summaryCommand(
 ): Promise<number> {
   const parsed = parseCommandLine(
     args,
-    { title: { type: "string" }, help: { type: "boolean", short: "h", default: false } },
+    {
+      title: { type: "string" },
+      events: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
     true,
   );
   if (parsed.values.help) {
@@ -263,6 +275,22 @@ export async function summaryCommand(
   ) {
     throw new CommandError(`${source} is JSON, but not that of \`pulumi preview --json\` (no "steps")`);
   }
-  io.stdout.write(renderSummary(preview, parsed.values.title));
+  const events = parsed.values.events;
+  const violations =
+    events === undefined
+      ? []
+      : await readFile(resolve(io.cwd, events), "utf8").then(
+          (log) => {
+            try {
+              return policyViolations(log, events);
+            } catch (error) {
+              throw new CommandError((error as Error).message);
+            }
+          },
+          (error: NodeJS.ErrnoException) => {
+            throw new CommandError(`cannot read ${events}: ${error.code ?? error.message}`);
+          },
+        );
+  io.stdout.write(renderSummary(preview, parsed.values.title, violations));
   return 0;
 }

@@ -102,7 +102,7 @@ describe("the Node.js language host, through the Pulumi CLI in a project folder"
     await host.expectTokenOutOfState("hostts");
   });
 
-  it("runs a JavaScript program named by `main` in package.json", async () => {
+  it("runs a JavaScript program named by `main` in package.json; a policy pack with nothing installed is refused", async () => {
     const dir = await project("hostjs", { main: "lib/program.js" }, { "lib/program.js": JS_PROGRAM });
     await host.stack(dir);
     await mustPulumi(dir, ["up", "--yes"]);
@@ -111,6 +111,15 @@ describe("the Node.js language host, through the Pulumi CLI in a project folder"
       string
     >;
     expect(outputs).toEqual({ greeting: "hello", language: "javascript" });
+    // A policy pack with nothing installed: the host's RunPlugin says what to do, the preview fails.
+    const pack = await scratchFolder("bare-policy-pack");
+    await writeFile(join(pack, "PulumiPolicy.yaml"), "runtime: nodejs\n");
+    const preview = await host.pulumi(dir, ["preview", "--policy-pack", pack]);
+    await rm(pack, { recursive: true, force: true });
+    expect(preview.code).not.toBe(0);
+    expect(`${preview.stdout}${preview.stderr}`).toContain(
+      `@pulumi/pulumi is not installed for the policy pack in ${pack}: run \`npm install\` in the pack's folder first`,
+    );
     await mustPulumi(dir, ["destroy", "--yes"]);
   });
 

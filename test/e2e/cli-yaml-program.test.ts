@@ -2,7 +2,8 @@
  * examples/yaml-program on the user's path: the plugin installed with the README's `pulumi plugin
  * install --server`, from a stand-in of the GitHub release, and the README's "Run it" steps run as written with the Pulumi CLI and Pulumi YAML's
  * language host: handlers on two sites (an explicit provider for the second), a lookup, drift named
- * field by field and repaired, an import whose generated code holds no secret, refusals that show no
+ * field by field and repaired, an import whose generated code holds no secret, the package's policy
+ * pack (every configurable rule on the plugin's handlers and providers), refusals that show no
  * secret; then destroy.
  */
 import { describe, expect, it } from "vitest";
@@ -15,6 +16,9 @@ import {
   siteKeys,
   sitesForTest,
 } from "../support/engine/program-on-two-sites";
+import { PLUGIN_PROVIDER_TYPE } from "../../provider/policy/handler-view";
+import { HANDLER_RESOURCE_TOKEN } from "../../provider/tokens";
+import { expectEventLogKeepsSecrets, runWithPolicies, violationLine } from "../support/engine/policy-pack";
 import { expectRefusalsKeepSecrets } from "../support/engine/refusals";
 import { pluginRelease } from "../support/stand-ins/registries";
 import { storyStep } from "../support/story-step";
@@ -24,6 +28,7 @@ import { listAll, startExampleOnStandIns } from "../support/engine/user-path";
 const SLACK_WEBHOOK = "https://hooks.slack.com/services/T000/B000/XXXX";
 const DISCORD_WEBHOOK = "https://discord.com/api/webhooks/1/ops";
 const BAD_WEBHOOK = "http://hooks.example.com/not-https-SECRET";
+const STATUS_WEBHOOK = "https://status.example.com/hooks/uptime";
 
 type Outputs = Record<"oncallId" | "pagerId" | "inboxId", number>;
 
@@ -87,8 +92,51 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
       await s.mustSh("pulumi preview --expect-no-changes");
     });
 
+    await storyStep(
+      "the policy pack on the plugin's handlers and providers: each rule names resource and field",
+      async () => {
+        const staged = s.urls.get("8080")!;
+        const { code, printed, events } = await runWithPolicies(s, {
+          "destination-hosts": { allowedHosts: ["hooks.slack.com", "discord.com"] },
+          "email-domains": { enforcementLevel: "advisory", allowedDomains: ["example.org"] },
+          "phone-country-codes": { enforcementLevel: "advisory", allowedCountryCodes: ["44"] },
+          "api-sites": { enforcementLevel: "advisory", allowedSites: [staged] },
+          "handler-types": {
+            enforcementLevel: "advisory",
+            allowedTypes: ["email", "slack", "discord", "twilio"],
+          },
+          "keeps-enabled-handler": { enforcementLevel: "advisory", requiredTypes: ["webhook"] },
+        });
+        expect(code, printed).not.toBe(0);
+        const handler = (level: "mandatory" | "advisory", rule: string, name: string): RegExp =>
+          violationLine(level, rule, HANDLER_RESOURCE_TOKEN, name);
+        expect(printed).toMatch(handler("mandatory", "destination-hosts", "status-page"));
+        expect(printed).toMatch(handler("advisory", "email-domains", "oncall"));
+        expect(printed).toMatch(handler("advisory", "phone-country-codes", "production-pager"));
+        expect(printed).toMatch(handler("advisory", "handler-types", "status-page"));
+        expect(printed).toMatch(violationLine("advisory", "api-sites", PLUGIN_PROVIDER_TYPE, "production"));
+        for (const message of [
+          'handler "status-page" (webhook): field webhook (a secret, not shown) points at a host not in allowedHosts',
+          'handler "oncall" (email): field email: domain "example.com" is not in allowedDomains',
+          'handler "production-pager" (twilio): field twilio: the number\'s country code is not in allowedCountryCodes',
+          'handler "status-page" (webhook): field type: "webhook" is not in allowedTypes',
+          'provider "production": baseUrl is not one of allowedSites',
+          'the stack has no enabled handler of type webhook (disabled: "status-page"; field isEnabled)',
+        ])
+          expect(printed).toContain(message);
+        // Only the rules the config broke: none of the slack or discord handlers, nor the default provider.
+        expect(printed.match(/\[(mandatory|advisory)\]/g)).toHaveLength(6);
+        await expectEventLogKeepsSecrets(events, [
+          ...(await siteKeys(s)),
+          SLACK_WEBHOOK,
+          DISCORD_WEBHOOK,
+          STATUS_WEBHOOK,
+        ]);
+      },
+    );
+
     await expectRefusalsKeepSecrets(s, "plugin");
-    await expectSecretsKept(s, [...(await siteKeys(s)), SLACK_WEBHOOK, DISCORD_WEBHOOK]);
+    await expectSecretsKept(s, [...(await siteKeys(s)), SLACK_WEBHOOK, DISCORD_WEBHOOK, STATUS_WEBHOOK]);
     await destroyLeavingInbox(s, sites, "destroy, the imported handler included, which leaves the inbox");
   });
 });

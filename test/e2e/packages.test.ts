@@ -106,6 +106,10 @@ describe("the packed packages", () => {
     expect(files).toContain("package/dist/provider/dynamic/runtime.js");
     // The command's failure convention, which cli/io.ts takes from the package it shares with the server.
     expect(files).toContain("package/dist/shared/command-line.js");
+    // The ready policy pack, which `--policy-pack` names where npm installs it, and what it runs.
+    for (const file of ["PulumiPolicy.yaml", "package.json", "index.cjs"])
+      expect(files).toContain(`package/policy-pack/${file}`);
+    expect(files).toContain("package/dist/provider/policy/index.js");
     // npm lists a dependency's install scripts on every install of it; the package is built when packed.
     const scripts = Object.keys(manifest.scripts ?? {});
     for (const script of ["preinstall", "install", "postinstall", "prepare"])

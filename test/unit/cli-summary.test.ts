@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
+import { policyViolations } from "../../cli/policy-events";
 import { renderSummary, type PreviewJson } from "../../cli/summary";
 
 // A `pulumi preview --json` of examples/quickstart after the README's drift steps plus a changed Slack
@@ -148,5 +149,45 @@ describe("renderSummary", () => {
     expect(text).not.toContain("`alerts`");
     expect(text).toContain('| delete | `old` | 3 "Old" | the handler is deleted |');
     expect(text).toContain("**The preview failed:**\n\n- type must be one of email, ...");
+  });
+});
+
+describe("the policy violations of an event log", () => {
+  const event = (policyEvent: object): string => JSON.stringify({ sequence: 1, policyEvent });
+  const SECRET = "https://hooks.slack.com/services/T0/B0/SECRET";
+  const log = [
+    event({
+      resourceUrn: "urn:pulumi:prod::p::notification-handlers:index:NotificationHandler::team-slack",
+      message: "A handler's destination URL points at one of the allowed hosts.\nfield slack | not shown\n",
+      policyName: "destination-hosts",
+      policyPackName: "notification-handlers",
+      enforcementLevel: "advisory",
+    }),
+    // The SDK's debug messages may hold a secret: never read.
+    JSON.stringify({ diagnosticEvent: { prefix: "debug: ", message: `resp: ${SECRET}` } }),
+    event({
+      resourceUrn: "",
+      message: "No stack without a pager.\nno enabled handler of type twilio\n",
+      policyName: "keeps-enabled-handler",
+      policyPackName: "notification-handlers",
+      enforcementLevel: "mandatory",
+    }),
+    "",
+  ].join("\n");
+
+  it("shows mandatory ones first, each with its rule, resource and own message, and nothing else", () => {
+    const summary = renderSummary({ steps: [] }, "Policies", policyViolations(log, "events.json"));
+    expect(summary).toContain("**Policy violations**: 1 mandatory, 1 advisory.");
+    expect(summary).toContain(
+      "| mandatory | notification-handlers/keeps-enabled-handler | the stack | no enabled handler of type twilio |\n" +
+        "| advisory | notification-handlers/destination-hosts | `team-slack` | field slack \\| not shown |",
+    );
+    expect(summary).not.toContain(SECRET);
+  });
+
+  it("refuses a line that is no event, naming it", () => {
+    expect(() => policyViolations(`${log}\nnot json`, "events.json")).toThrow(
+      "events.json:5 is not an event of `pulumi preview --event-log`",
+    );
   });
 });

@@ -77,8 +77,9 @@ function versionsNamed(path: string): { named: number; wrong: string[] } {
 }
 
 describe("the release's version, package.json's", () => {
-  it("is the server package's", () => {
+  it("is the server package's and the ready policy pack's", () => {
     expect((JSON.parse(read("server/package.json")) as Manifest).version).toBe(version);
+    expect((JSON.parse(read("policy-pack/package.json")) as Manifest).version).toBe(version);
   });
 
   it("is what the repository's lockfile records for both packages", () => {

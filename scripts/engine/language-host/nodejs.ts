@@ -12,6 +12,8 @@ import {
   runProgramProcess,
   type Dependency,
   type LanguageRunner,
+  type PluginCommand,
+  type PluginSpec,
   runFlags,
   type RunOutcome,
   type RunSpec,
@@ -24,10 +26,13 @@ import {
  */
 const PROGRAM_COMPILE_CACHE = "programs";
 
-/** `@pulumi/pulumi/cmd/run` as installed for the program: the nearest node_modules above its folder. */
-function findRunScript(programDirectory: string): string | undefined {
+/**
+ * `@pulumi/pulumi/cmd/<command>` (`run`, `run-policy-pack`) as installed for the program: the nearest
+ * node_modules above its folder.
+ */
+function findPulumiCommand(programDirectory: string, command: string): string | undefined {
   for (let dir = resolve(programDirectory); ; dir = dirname(dir)) {
-    const script = join(dir, "node_modules", "@pulumi", "pulumi", "cmd", "run", "index.js");
+    const script = join(dir, "node_modules", "@pulumi", "pulumi", "cmd", command, "index.js");
     if (existsSync(script)) return dirname(script);
     if (dirname(dir) === dir) return undefined;
   }
@@ -72,7 +77,7 @@ function programCommand(
 
 /** Runs the program with `node` on its own `@pulumi/pulumi/cmd/run`. */
 function runProgram(spec: RunSpec): Promise<RunOutcome> {
-  const runScript = findRunScript(spec.programDirectory);
+  const runScript = findPulumiCommand(spec.programDirectory, "run");
   if (runScript === undefined) {
     return Promise.resolve({
       kind: "error",
@@ -83,6 +88,38 @@ function runProgram(spec: RunSpec): Promise<RunOutcome> {
   }
   const { args, env } = programCommand(spec, runScript, process.env);
   return runProgramProcess("node", args, { cwd: spec.programDirectory, env });
+}
+
+/**
+ * A policy pack (kind `analyzer`): `node` on the pack's own `@pulumi/pulumi/cmd/run-policy-pack`, with
+ * the engine's address and the pack's folder, run in that folder (where its `tsconfig.json` is). The
+ * pack's `@pulumi/policy` prints the port it serves the engine on.
+ */
+function policyPackCommand(spec: PluginSpec): PluginCommand {
+  if (spec.kind !== "analyzer")
+    return { error: `the Node.js host runs policy packs only, not ${spec.kind} plugins` };
+  const script = findPulumiCommand(spec.programDirectory, "run-policy-pack");
+  if (script === undefined) {
+    return {
+      error:
+        `@pulumi/pulumi is not installed for the policy pack in ${spec.programDirectory}: ` +
+        "run `npm install` in the pack's folder first",
+    };
+  }
+  const added = Object.fromEntries(
+    spec.env
+      .filter((entry) => entry.includes("="))
+      .map((entry) => {
+        const equals = entry.indexOf("=");
+        return [entry.slice(0, equals), entry.slice(equals + 1)];
+      }),
+  );
+  return {
+    command: "node",
+    args: [script, ...spec.args, resolve(spec.programDirectory)],
+    cwd: spec.programDirectory,
+    env: { ...process.env, ...added },
+  };
 }
 
 /** The program's direct dependencies with the versions installed for it. */
@@ -111,4 +148,5 @@ export const nodejsRunner: LanguageRunner = {
   },
   dependencies: programDependencies,
   install: () => [["npm", "install"]],
+  plugin: policyPackCommand,
 };

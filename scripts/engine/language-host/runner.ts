@@ -73,7 +73,28 @@ export interface LanguageRunner {
    * for a program with these `runtime.options`; UNIMPLEMENTED without the method.
    */
   install?: (spec: InstallSpec) => InstallCommand[];
+  /**
+   * The command that runs a plugin written in the language (a policy pack), from what the engine
+   * asked; RunPlugin answers UNIMPLEMENTED without the method.
+   */
+  plugin?: (spec: PluginSpec) => PluginCommand;
 }
+
+/** What the engine asked to run as a plugin: a policy pack's folder, its kind, the arguments it gets. */
+export interface PluginSpec {
+  /** The plugin's folder (a policy pack's, where `PulumiPolicy.yaml` is). */
+  programDirectory: string;
+  /** `analyzer` for a policy pack. */
+  kind: string;
+  /** The arguments for the plugin: the engine's address. */
+  args: string[];
+  /** `KEY=VALUE` variables the engine adds to the plugin's environment. */
+  env: string[];
+}
+
+/** How a plugin's process starts, or why it cannot. */
+export type PluginCommand =
+  { command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv } | { error: string };
 
 /** What the engine asked to install for. */
 export interface InstallSpec {

@@ -112,7 +112,36 @@ export function languageRuntime(
     }),
   };
   if (runner.install !== undefined) methods.installDependencies = installDependencies(runner.install);
+  if (runner.plugin !== undefined) methods.runPlugin = runPlugin(runner.plugin);
   return methods as grpc.UntypedServiceImplementation;
+}
+
+/** Where a child's output goes: a chunk and the stream it came on. */
+type OutputSink = (chunk: Buffer, stream: "stdout" | "stderr") => void;
+
+/** Runs a command to its end, its output handed to `write` as it comes; resolves with its exit code. */
+function streamProcess(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal },
+  write: OutputSink,
+): Promise<number | null> {
+  return new Promise((resolveCode, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.on("data", (chunk: Buffer) => write(chunk, "stdout"));
+    child.stderr.on("data", (chunk: Buffer) => write(chunk, "stderr"));
+    child.on("error", reject);
+    child.on("close", resolveCode);
+  });
+}
+
+/** Ends a streaming call with `error` as a gRPC error. */
+function failStream(
+  call: grpc.ServerWritableStream<unknown, unknown>,
+  error: unknown,
+  code: grpc.status,
+): void {
+  call.destroy(Object.assign(error instanceof Error ? error : new Error(String(error)), { code }));
 }
 
 /** `pulumi install` and `pulumi new`: the runner's commands in the program's folder, their output streamed back. */
@@ -121,33 +150,61 @@ function installDependencies(
 ): NonNullable<ILanguageRuntimeServer["installDependencies"]> {
   return (call) => {
     const spec = programPlace(call.request.getInfo(), call.request.getDirectory());
-    const write = (chunk: Buffer, stream: "stdout" | "stderr"): void => {
+    const write: OutputSink = (chunk, stream) => {
       const response = new language.InstallDependenciesResponse();
       call.write(stream === "stdout" ? response.setStdout(chunk) : response.setStderr(chunk));
     };
     const runAll = async (): Promise<void> => {
       for (const [command, ...args] of commands(spec)) {
-        const code = await new Promise<number | null>((resolveCode, reject) => {
-          const child = spawn(command, args, {
-            cwd: spec.programDirectory,
-            stdio: ["ignore", "pipe", "pipe"],
-          });
-          child.stdout.on("data", (chunk: Buffer) => write(chunk, "stdout"));
-          child.stderr.on("data", (chunk: Buffer) => write(chunk, "stderr"));
-          child.on("error", reject);
-          child.on("close", resolveCode);
-        });
+        const code = await streamProcess(command, args, { cwd: spec.programDirectory }, write);
         if (code !== 0) throw new Error(`${[command, ...args].join(" ")} exited with ${code}`);
       }
     };
     runAll().then(
       () => call.end(),
-      (error: unknown) =>
-        call.destroy(
-          Object.assign(error instanceof Error ? error : new Error(String(error)), {
-            code: grpc.status.UNKNOWN,
-          }),
-        ),
+      (error: unknown) => failStream(call, error, grpc.status.UNKNOWN),
+    );
+  };
+}
+
+/**
+ * A plugin written in the language (a policy pack, which `--policy-pack` names): its process's output
+ * streamed back as it comes, the engine reading the port from its first line, then its exit code.
+ */
+function runPlugin(
+  command: NonNullable<LanguageRunner["plugin"]>,
+): NonNullable<ILanguageRuntimeServer["runPlugin"]> {
+  return (call) => {
+    const request = call.request;
+    const started = command({
+      programDirectory: programPlace(request.getInfo(), request.getPwd()).programDirectory,
+      kind: request.getKind(),
+      args: request.getArgsList(),
+      env: request.getEnvList(),
+    });
+    const write: OutputSink = (chunk, stream) => {
+      const response = new language.RunPluginResponse();
+      call.write(stream === "stdout" ? response.setStdout(chunk) : response.setStderr(chunk));
+    };
+    // Told as a plugin that could not start (its message, exit code 1): the CLI waits on a call that
+    // fails instead.
+    if ("error" in started) {
+      write(Buffer.from(`${started.error}\n`), "stderr");
+      call.write(new language.RunPluginResponse().setExitcode(1));
+      call.end();
+      return;
+    }
+    // The engine ends the plugin by cancelling the call.
+    const stop = new AbortController();
+    call.on("cancelled", () => stop.abort());
+    streamProcess(started.command, started.args, { ...started, signal: stop.signal }, write).then(
+      (code) => {
+        call.write(new language.RunPluginResponse().setExitcode(code ?? 1));
+        call.end();
+      },
+      (error: unknown) => {
+        if (!stop.signal.aborted) failStream(call, error, grpc.status.UNKNOWN);
+      },
     );
   };
 }

@@ -38,15 +38,15 @@ export const FIELD_MAX_LENGTH = 512;
 /** Longest value of a phone field. */
 export const PHONE_MAX_LENGTH = 32;
 
-// Generic so each entry keeps its literal field and property names: the client's parameter types and
-// the provider's argument types are derived from them.
-const field = <N extends string, P extends string>(
+// Generic so each entry keeps its literal field and property names and secrecy: the client's parameter
+// types, the provider's argument types and the policies' view of a handler are derived from them.
+const field = <N extends string, P extends string, S extends boolean>(
   name: N,
   property: P,
   label: string,
   rule: FieldRule,
-  secret: boolean,
-): FieldSpec & { readonly field: N; readonly property: P } => ({
+  secret: S,
+): FieldSpec & { readonly field: N; readonly property: P; readonly secret: S } => ({
   field: name,
   property,
   label,
@@ -105,6 +105,8 @@ export const HANDLER_TYPE_NAMES = Object.keys(HANDLER_TYPES) as HandlerType[];
 
 /** Form field names of type `T`. */
 export type FieldOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number]["field"];
+/** The specs of type `T`'s fields, each with its literal names and secrecy. */
+export type FieldSpecOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number];
 /** camelCase property names of type `T`. */
 export type PropertyOf<T extends HandlerType> = (typeof HANDLER_TYPES)[T]["fields"][number]["property"];
 

@@ -4,9 +4,9 @@
  * written with the Pulumi CLI, the SDK installed from a stand-in of its registry and the plugin
  * downloaded by the engine from a stand-in of the release, then the handlers on two sites
  * (an explicit provider for the second), a lookup, a handler set from the example's YAML files (built by
- * the plugin, a secret from the stack's config), drift named by field and repaired, the same program on
- * the oldest Pulumi SDK the package accepts, no secret in the state or in anything printed, and
- * destroy. The steps the YAML example's test shares are exported.
+ * the plugin, a secret from the stack's config), drift named by field and repaired, the package's policy
+ * pack failing a preview, the same program on the oldest Pulumi SDK the package accepts, no secret in
+ * the state or in anything printed, and destroy. The steps the YAML example's test shares are exported.
  */
 import { describe, expect, it, onTestFinished } from "vitest";
 
@@ -16,6 +16,7 @@ import { HANDLER_RESOURCE_TOKEN } from "../../../provider/tokens";
 import { NotificationHandlersClient } from "../../../sdk/client/client";
 import type { Registries } from "../stand-ins/registries";
 import { storyStep } from "../story-step";
+import { expectEventLogKeepsSecrets, runWithPolicies, violationLine } from "./policy-pack";
 import { listAll, type ReadmeStep, startExampleOnStandIns, type UserSession } from "./user-path";
 
 // As the READMEs set it.
@@ -186,6 +187,29 @@ async function importReachingCodegen(s: UserSession, sites: TwoSites): Promise<v
   });
 }
 
+/**
+ * The package's policy pack runs on the program's handlers: a mandatory rule the pager breaks fails
+ * the preview, naming resource, rule and field (every rule is proved on examples/yaml-program).
+ */
+async function policyPackRuns(s: UserSession, secrets: string[]): Promise<void> {
+  await storyStep(
+    "the policy pack fails a preview on a mandatory rule, naming resource and field",
+    async () => {
+      const { code, printed, events } = await runWithPolicies(s, {
+        "phone-country-codes": { allowedCountryCodes: ["44"] },
+      });
+      expect(code, printed).not.toBe(0);
+      expect(printed).toMatch(
+        violationLine("mandatory", "phone-country-codes", HANDLER_RESOURCE_TOKEN, "production-pager"),
+      );
+      expect(printed).toContain(
+        'handler "production-pager" (twilio): field twilio: the number\'s country code is not in allowedCountryCodes',
+      );
+      await expectEventLogKeepsSecrets(events, secrets);
+    },
+  );
+}
+
 /** `pulumi destroy`, which leaves on the default site only the inbox the program looks up. */
 export async function destroyLeavingInbox(s: UserSession, sites: TwoSites, title: string): Promise<void> {
   await storyStep(title, async () => {
@@ -253,6 +277,7 @@ export function describeProgramOnTwoSites({
       );
 
       await repairDrift(s, steps[3]!, sites, ids.oncallId);
+      await policyPackRuns(s, [...(await siteKeys(s)), SLACK_WEBHOOK, TEAM_WEBHOOK]);
       await ownSteps?.(s, sites);
       await storyStep(
         "on the oldest Pulumi SDK the package accepts, the program previews no change",

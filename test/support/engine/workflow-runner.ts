@@ -2,7 +2,7 @@
  * Runs a GitHub Actions workflow's job on this machine, as far as a test can: every `run:` step as
  * written, with GitHub's default shell (`bash --noprofile --norc -eo pipefail`), the workflow's, the
  * job's and the step's `env`, `${{ ... }}` expressions taken from a context the test gives, and the
- * files GitHub provides (`GITHUB_STEP_SUMMARY`, `GITHUB_OUTPUT`). A `uses:` step is one the test
+ * files GitHub provides (`GITHUB_STEP_SUMMARY`, `GITHUB_OUTPUT`, the folder `RUNNER_TEMP`). A `uses:` step is one the test
  * environment stands in for (checkout: the project folder; setup-node and pulumi/actions: Node.js and
  * the Pulumi CLI on PATH); any other action fails the run, so a workflow cannot grow a step no test
  * takes. `if:` knows `always()`, `success()` and `failure()`, as GitHub's step status functions.
@@ -162,6 +162,7 @@ export async function runJob(workflow: Workflow, jobName: string, options: JobOp
           GITHUB_ACTIONS: "true",
           GITHUB_STEP_SUMMARY: summaryFile,
           GITHUB_OUTPUT: output,
+          RUNNER_TEMP: files,
           ...envOf(workflow.env),
           ...envOf(job.env),
           ...envOf(step.env),

@@ -1,0 +1,223 @@
+/**
+ * The ready pack's rules. Each takes its list from its policy config; an absent or empty list turns
+ * the rule off, so the pack runs as it is (docs/policies.md#the-rules). Which fields a rule reads
+ * comes from the catalog's field rules, so a new handler type with a URL, an email address or a
+ * phone number is checked with no change here.
+ */
+import type { PolicyConfigSchema, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+
+import { type FieldRule, HANDLER_TYPE_NAMES } from "../../sdk/client/domain/catalog";
+import { DYNAMIC_RESOURCE_TYPE } from "../tokens";
+import {
+  PLUGIN_PROVIDER_TYPE,
+  SecretValue,
+  UNKNOWN,
+  type HandlerView,
+  type Unknown,
+  fieldEntries,
+  handlerView,
+  known,
+} from "./handler-view";
+import { describeHandler, handlerPolicy, handlerStackPolicy } from "./policies";
+
+/** A config schema of one list of strings, `items` constraining each. */
+function listSchema(key: string, items: Record<string, unknown> = { type: "string" }): PolicyConfigSchema {
+  return { properties: { [key]: { type: "array", items } } };
+}
+
+/** The list `key` of a policy's config, empty when absent. */
+function listOf(config: Record<string, unknown>, key: string): string[] {
+  const list = config[key];
+  return Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : [];
+}
+
+/** Whether `host` is one of `allowed`: the same name, or under a `*.` entry's domain. */
+export function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  const name = host.toLowerCase().replace(/\.$/, "");
+  return allowed.some((entry) => {
+    const pattern = entry.toLowerCase();
+    return pattern.startsWith("*.") ? name.endsWith(pattern.slice(1)) : name === pattern;
+  });
+}
+
+/** A field's text, whether a credential or not, for a check that never prints it. */
+const textOf = (value: SecretValue | string): string =>
+  value instanceof SecretValue ? value.reveal() : value;
+
+/** The known values of `handler`'s fields checked by one of `rules`, with the field's API name. */
+function valuesByRule(
+  handler: HandlerView,
+  rules: readonly FieldRule[],
+): { field: string; secret: boolean; text: string }[] {
+  return fieldEntries(handler).flatMap(({ spec, value }) =>
+    rules.includes(spec.rule) && value !== UNKNOWN
+      ? [{ field: spec.field, secret: spec.secret, text: textOf(value) }]
+      : [],
+  );
+}
+
+/** Destination URLs (webhook, Slack, Discord, Teams, Google Chat) only on the hosts listed. */
+export const destinationHosts: ResourceValidationPolicy = handlerPolicy({
+  name: "destination-hosts",
+  description: "A handler's destination URL points at one of the allowed hosts.",
+  enforcementLevel: "mandatory",
+  configSchema: listSchema("allowedHosts"),
+  validateHandler: (handler, args, report) => {
+    const allowed = listOf(args.getConfig(), "allowedHosts");
+    if (allowed.length === 0) return;
+    for (const { field, secret, text } of valuesByRule(handler, ["http-url", "https-url"])) {
+      const host = URL.canParse(text) ? new URL(text).hostname : "";
+      if (hostAllowed(host, allowed)) continue;
+      // A webhook URL is a credential whole: not even its host is shown.
+      const shown = secret ? "(a secret, not shown)" : `"${text}"`;
+      report(`${describeHandler(handler)}: field ${field} ${shown} points at a host not in allowedHosts`);
+    }
+  },
+});
+
+/** Email addresses only in the domains listed. */
+export const emailDomains: ResourceValidationPolicy = handlerPolicy({
+  name: "email-domains",
+  description: "A handler's email address is in one of the allowed domains.",
+  enforcementLevel: "mandatory",
+  configSchema: listSchema("allowedDomains"),
+  validateHandler: (handler, args, report) => {
+    const allowed = listOf(args.getConfig(), "allowedDomains");
+    if (allowed.length === 0) return;
+    for (const { field, text } of valuesByRule(handler, ["email"])) {
+      const domain = text.slice(text.lastIndexOf("@") + 1);
+      if (!hostAllowed(domain, allowed))
+        report(`${describeHandler(handler)}: field ${field}: domain "${domain}" is not in allowedDomains`);
+    }
+  },
+});
+
+/** Phone numbers (Twilio SMS and calls, WhatsApp) only with the country codes listed. */
+export const phoneCountryCodes: ResourceValidationPolicy = handlerPolicy({
+  name: "phone-country-codes",
+  description: "A handler's phone number has one of the allowed country codes.",
+  enforcementLevel: "mandatory",
+  configSchema: listSchema("allowedCountryCodes", { type: "string", pattern: "^\\+?[0-9]{1,3}$" }),
+  validateHandler: (handler, args, report) => {
+    const allowed = listOf(args.getConfig(), "allowedCountryCodes").map((code) => code.replace(/^\+/, ""));
+    if (allowed.length === 0) return;
+    for (const { field, text } of valuesByRule(handler, ["phone"])) {
+      // E.164 country codes are prefix-free: a number starts with one code only.
+      if (!allowed.some((code) => text.startsWith(`+${code}`)))
+        report(
+          `${describeHandler(handler)}: field ${field}: the number's country code is not in allowedCountryCodes`,
+        );
+    }
+  },
+});
+
+/** Whether `address` is on one of the `allowed` sites: the same scheme, host and port, under its path. */
+export function siteAllowed(address: string, allowed: readonly string[]): boolean {
+  if (!URL.canParse(address)) return false;
+  const url = new URL(address);
+  const path = (u: URL): string => u.pathname.replace(/\/*$/, "/");
+  return allowed.some((entry) => {
+    if (!URL.canParse(entry)) return false;
+    const site = new URL(entry);
+    return site.origin === url.origin && path(url).startsWith(path(site));
+  });
+}
+
+/**
+ * The API's address only on the sites listed: a TypeScript handler's `connection.baseUrl`, and the
+ * `baseUrl` of each of the plugin's providers (the default one takes the stack's config), whose
+ * handlers are on its site.
+ */
+export const apiSites: ResourceValidationPolicy = {
+  name: "api-sites",
+  description: "A handler's site (connection.baseUrl, the provider's baseUrl) is one of the allowed sites.",
+  enforcementLevel: "mandatory",
+  configSchema: listSchema("allowedSites"),
+  validateResource: (resource, report) => {
+    const allowed = listOf(resource.getConfig(), "allowedSites");
+    if (allowed.length === 0) return;
+    let address: string | Unknown | undefined;
+    let where: string;
+    if (resource.type === PLUGIN_PROVIDER_TYPE) {
+      const props: Record<string, unknown> = resource.props;
+      const baseUrl = known(() => props.baseUrl);
+      address = typeof baseUrl === "string" || baseUrl === UNKNOWN ? baseUrl : undefined;
+      where = `provider "${resource.name}": baseUrl`;
+    } else if (resource.type === DYNAMIC_RESOURCE_TYPE) {
+      const handler = handlerView(resource);
+      if (handler === undefined) return;
+      address = handler.site;
+      where = `${describeHandler(handler)}: connection.baseUrl`;
+    } else return;
+    if (address === undefined || address === UNKNOWN || siteAllowed(address, allowed)) return;
+    report(`${where} is not one of allowedSites`);
+  },
+};
+
+/** Only the handler types listed. */
+export const handlerTypes: ResourceValidationPolicy = handlerPolicy({
+  name: "handler-types",
+  description: "A handler's type is one of the allowed types.",
+  enforcementLevel: "mandatory",
+  configSchema: listSchema("allowedTypes", { type: "string", enum: HANDLER_TYPE_NAMES }),
+  validateHandler: (handler, args, report) => {
+    const allowed = listOf(args.getConfig(), "allowedTypes");
+    if (allowed.length > 0 && !allowed.includes(handler.type))
+      report(`${describeHandler(handler)}: field type: "${handler.type}" is not in allowedTypes`);
+  },
+});
+
+/** The stack keeps at least one enabled handler of the types listed (a production stack's pager). */
+export const enabledHandlerOfTypes: StackValidationPolicy = handlerStackPolicy({
+  name: "keeps-enabled-handler",
+  description: "The stack keeps at least one enabled handler of the required types.",
+  enforcementLevel: "mandatory",
+  configSchema: listSchema("requiredTypes", { type: "string", enum: HANDLER_TYPE_NAMES }),
+  validateHandlers: (handlers, args, report) => {
+    const required = listOf(args.getConfig(), "requiredTypes");
+    if (required.length === 0) return;
+    const candidates = handlers.filter((h) => required.includes(h.type));
+    // Whether one is enabled may not be known until up.
+    if (candidates.some((h) => h.isEnabled === true || h.isEnabled === UNKNOWN)) return;
+    const disabled = candidates.map((h) => `"${h.resourceName}"`);
+    report(
+      `the stack has no enabled handler of type ${required.join(", ")}` +
+        (disabled.length > 0 ? ` (disabled: ${disabled.join(", ")}; field isEnabled)` : ""),
+    );
+  },
+});
+
+/** Two handlers of a stack never share a name. */
+export const uniqueNames: StackValidationPolicy = handlerStackPolicy({
+  name: "unique-names",
+  description: "No two handlers of the stack have the same name.",
+  enforcementLevel: "mandatory",
+  validateHandlers: (handlers, _args, report) => {
+    const byName = new Map<string, HandlerView[]>();
+    for (const handler of handlers) {
+      if (handler.name === UNKNOWN) continue;
+      const key = handler.name.trim();
+      byName.set(key, [...(byName.get(key) ?? []), handler]);
+    }
+    for (const [name, named] of byName) {
+      if (named.length < 2) continue;
+      const listed = named.map((h) => `"${h.resourceName}"`).join(", ");
+      for (const handler of named)
+        report(
+          `${describeHandler(handler)}: field name "${name}" is also the name of ${listed}`,
+          handler.urn,
+        );
+    }
+  },
+});
+
+/** The ready pack's rules, in docs/policies.md's order. */
+export const HANDLER_POLICIES = [
+  destinationHosts,
+  emailDomains,
+  phoneCountryCodes,
+  apiSites,
+  handlerTypes,
+  enabledHandlerOfTypes,
+  uniqueNames,
+] as const;
