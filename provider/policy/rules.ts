@@ -201,7 +201,11 @@ export const uniqueNames: StackValidationPolicy = handlerStackPolicy({
     }
     for (const [name, named] of byName) {
       if (named.length < 2) continue;
-      const listed = named.map((h) => `"${h.resourceName}"`).join(", ");
+      // Sorted: the message is the same whatever order the program registered them in.
+      const listed = named
+        .map((h) => `"${h.resourceName}"`)
+        .sort()
+        .join(", ");
       for (const handler of named)
         report(
           `${describeHandler(handler)}: field name "${name}" is also the name of ${listed}`,

@@ -6,6 +6,9 @@
  * pack (every configurable rule on the plugin's handlers and providers), refusals that show no
  * secret; then destroy.
  */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 import {
@@ -96,6 +99,10 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
       "the policy pack on the plugin's handlers and providers: each rule names resource and field",
       async () => {
         const staged = s.urls.get("8080")!;
+        // The pager named as the on-call email for this preview alone: unique-names is on by default.
+        const program = join(s.project, "Pulumi.yaml");
+        const text = await readFile(program, "utf8");
+        await writeFile(program, text.replace("name: Production pager", "name: On-call email"));
         const { code, printed, events } = await runWithPolicies(s, {
           "destination-hosts": { allowedHosts: ["hooks.slack.com", "discord.com"] },
           "email-domains": { enforcementLevel: "advisory", allowedDomains: ["example.org"] },
@@ -107,6 +114,7 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
           },
           "keeps-enabled-handler": { enforcementLevel: "advisory", requiredTypes: ["webhook"] },
         });
+        await writeFile(program, text);
         expect(code, printed).not.toBe(0);
         const handler = (level: "mandatory" | "advisory", rule: string, name: string): RegExp =>
           violationLine(level, rule, HANDLER_RESOURCE_TOKEN, name);
@@ -115,6 +123,8 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
         expect(printed).toMatch(handler("advisory", "phone-country-codes", "production-pager"));
         expect(printed).toMatch(handler("advisory", "handler-types", "status-page"));
         expect(printed).toMatch(violationLine("advisory", "api-sites", PLUGIN_PROVIDER_TYPE, "production"));
+        for (const name of ["oncall", "production-pager"])
+          expect(printed).toMatch(handler("mandatory", "unique-names", name));
         for (const message of [
           'handler "status-page" (webhook): field webhook (a secret, not shown) points at a host not in allowedHosts',
           'handler "oncall" (email): field email: domain "example.com" is not in allowedDomains',
@@ -122,10 +132,11 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
           'handler "status-page" (webhook): field type: "webhook" is not in allowedTypes',
           'provider "production": baseUrl is not one of allowedSites',
           'the stack has no enabled handler of type webhook (disabled: "status-page"; field isEnabled)',
+          'handler "oncall" (email): field name "On-call email" is also the name of "oncall", "production-pager"',
         ])
           expect(printed).toContain(message);
         // Only the rules the config broke: none of the slack or discord handlers, nor the default provider.
-        expect(printed.match(/\[(mandatory|advisory)\]/g)).toHaveLength(6);
+        expect(printed.match(/\[(mandatory|advisory)\]/g)).toHaveLength(8);
         await expectEventLogKeepsSecrets(events, [
           ...(await siteKeys(s)),
           SLACK_WEBHOOK,

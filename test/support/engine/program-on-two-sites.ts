@@ -188,26 +188,26 @@ async function importReachingCodegen(s: UserSession, sites: TwoSites): Promise<v
 }
 
 /**
- * The package's policy pack runs on the program's handlers: a mandatory rule the pager breaks fails
- * the preview, naming resource, rule and field (every rule is proved on examples/yaml-program).
+ * The package's policy pack runs on the program's handlers: a mandatory rule the pager breaks stops
+ * `pulumi up` before it changes anything, naming resource, rule and field (every rule is proved on
+ * examples/yaml-program, with a preview).
  */
 async function policyPackRuns(s: UserSession, secrets: string[]): Promise<void> {
-  await storyStep(
-    "the policy pack fails a preview on a mandatory rule, naming resource and field",
-    async () => {
-      const { code, printed, events } = await runWithPolicies(s, {
-        "phone-country-codes": { allowedCountryCodes: ["44"] },
-      });
-      expect(code, printed).not.toBe(0);
-      expect(printed).toMatch(
-        violationLine("mandatory", "phone-country-codes", HANDLER_RESOURCE_TOKEN, "production-pager"),
-      );
-      expect(printed).toContain(
-        'handler "production-pager" (twilio): field twilio: the number\'s country code is not in allowedCountryCodes',
-      );
-      await expectEventLogKeepsSecrets(events, secrets);
-    },
-  );
+  await storyStep("the policy pack stops an up on a mandatory rule, naming resource and field", async () => {
+    const { code, printed, events } = await runWithPolicies(
+      s,
+      { "phone-country-codes": { allowedCountryCodes: ["44"] } },
+      "pulumi up --yes",
+    );
+    expect(code, printed).not.toBe(0);
+    expect(printed).toMatch(
+      violationLine("mandatory", "phone-country-codes", HANDLER_RESOURCE_TOKEN, "production-pager"),
+    );
+    expect(printed).toContain(
+      'handler "production-pager" (twilio): field twilio: the number\'s country code is not in allowedCountryCodes',
+    );
+    await expectEventLogKeepsSecrets(events, secrets);
+  });
 }
 
 /** `pulumi destroy`, which leaves on the default site only the inbox the program looks up. */
