@@ -4,6 +4,8 @@
  * comes from the catalog's field rules, so a new handler type with a URL, an email address or a
  * phone number is checked with no change here.
  */
+import { domainToASCII } from "node:url";
+
 import type { PolicyConfigSchema, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 
 import { type FieldRule, HANDLER_TYPE_NAMES } from "../../sdk/client/domain/catalog";
@@ -11,6 +13,7 @@ import { DYNAMIC_RESOURCE_TYPE } from "../tokens";
 import {
   PLUGIN_PROVIDER_TYPE,
   SecretValue,
+  isHandlerResource,
   UNKNOWN,
   type HandlerView,
   type Unknown,
@@ -31,27 +34,39 @@ function listOf(config: Record<string, unknown>, key: string): string[] {
   return Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : [];
 }
 
+/**
+ * A domain as the URL parser writes a host: lower case, a Unicode label in its `xn--` form, no final
+ * dot; as it is, in lower case, when it is no domain (an IPv6 address in brackets).
+ */
+function asciiDomain(name: string): string {
+  const trimmed = name.trim().replace(/\.$/, "");
+  return domainToASCII(trimmed) || trimmed.toLowerCase();
+}
+
 /** Whether `host` is one of `allowed`: the same name, or under a `*.` entry's domain. */
 export function hostAllowed(host: string, allowed: readonly string[]): boolean {
-  const name = host.toLowerCase().replace(/\.$/, "");
-  return allowed.some((entry) => {
-    const pattern = entry.toLowerCase();
-    return pattern.startsWith("*.") ? name.endsWith(pattern.slice(1)) : name === pattern;
-  });
+  const name = asciiDomain(host);
+  if (name === "") return false;
+  return allowed.some((entry) =>
+    entry.startsWith("*.") ? name.endsWith(`.${asciiDomain(entry.slice(2))}`) : name === asciiDomain(entry),
+  );
 }
 
 /** A field's text, whether a credential or not, for a check that never prints it. */
 const textOf = (value: SecretValue | string): string =>
   value instanceof SecretValue ? value.reveal() : value;
 
-/** The known values of `handler`'s fields checked by one of `rules`, with the field's API name. */
+/**
+ * The known values of `handler`'s fields checked by one of `rules`, with the field's API name; trimmed,
+ * as the API stores them.
+ */
 function valuesByRule(
   handler: HandlerView,
   rules: readonly FieldRule[],
 ): { field: string; secret: boolean; text: string }[] {
   return fieldEntries(handler).flatMap(({ spec, value }) =>
     rules.includes(spec.rule) && value !== UNKNOWN
-      ? [{ field: spec.field, secret: spec.secret, text: textOf(value) }]
+      ? [{ field: spec.field, secret: spec.secret, text: textOf(value).trim() }]
       : [],
   );
 }
@@ -119,7 +134,8 @@ export function siteAllowed(address: string, allowed: readonly string[]): boolea
   return allowed.some((entry) => {
     if (!URL.canParse(entry)) return false;
     const site = new URL(entry);
-    return site.origin === url.origin && path(url).startsWith(path(site));
+    // A URL of a scheme other than http(s) has the opaque origin "null", equal to any other one's.
+    return site.origin !== "null" && site.origin === url.origin && path(url).startsWith(path(site));
   });
 }
 
@@ -176,6 +192,11 @@ export const enabledHandlerOfTypes: StackValidationPolicy = handlerStackPolicy({
   validateHandlers: (handlers, args, report) => {
     const required = listOf(args.getConfig(), "requiredTypes");
     if (required.length === 0) return;
+    // A handler whose type is unknown at preview has no view, and may be the one: up decides.
+    const typeUnknown = args.resources.some(
+      (r) => isHandlerResource(r.type) && known((): unknown => r.props.type) === UNKNOWN,
+    );
+    if (typeUnknown) return;
     const candidates = handlers.filter((h) => required.includes(h.type));
     // Whether one is enabled may not be known until up.
     if (candidates.some((h) => h.isEnabled === true || h.isEnabled === UNKNOWN)) return;
