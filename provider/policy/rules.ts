@@ -222,16 +222,18 @@ export const uniqueNames: StackValidationPolicy = handlerStackPolicy({
     }
     for (const [name, named] of byName) {
       if (named.length < 2) continue;
-      // Sorted: the message is the same whatever order the program registered them in.
-      const listed = named
-        .map((h) => `"${h.resourceName}"`)
-        .sort()
-        .join(", ");
-      for (const handler of named)
+      for (const handler of named) {
+        // Sorted: the message is the same whatever order the program registered them in.
+        const others = named
+          .filter((h) => h !== handler)
+          .map((h) => `"${h.resourceName}"`)
+          .sort()
+          .join(", ");
         report(
-          `${describeHandler(handler)}: field name "${name}" is also the name of ${listed}`,
+          `${describeHandler(handler)}: field name "${name}" is also the name of ${others}`,
           handler.urn,
         );
+      }
     }
   },
 });

@@ -230,15 +230,18 @@ describe("the ready rules", () => {
     expect(await stackReports(rules.enabledHandlerOfTypes, [pager, computed], config)).toEqual([]);
   });
 
-  it("unique-names names each handler that shares a name", async () => {
+  it("unique-names names each handler that shares a name, and the others that have it", async () => {
     const found = await stackReports(rules.uniqueNames, [
-      ["a", { type: "email", name: "Ops" }],
+      ["c", { type: "email", name: "Ops" }],
       ["b", { type: "internal_notification", name: " Ops " }],
-      ["c", { type: "email", name: "Other" }],
+      ["a", { type: "email", name: "Ops" }],
+      ["d", { type: "email", name: "Other" }],
+      ["e", { type: "email", name: UNKNOWN_STRING }],
     ]);
     expect(found).toEqual([
-      'urn:a: handler "a" (email): field name "Ops" is also the name of "a", "b"',
-      'urn:b: handler "b" (internal_notification): field name "Ops" is also the name of "a", "b"',
+      'urn:c: handler "c" (email): field name "Ops" is also the name of "a", "b"',
+      'urn:b: handler "b" (internal_notification): field name "Ops" is also the name of "a", "c"',
+      'urn:a: handler "a" (email): field name "Ops" is also the name of "b", "c"',
     ]);
   });
 });
