@@ -71,6 +71,25 @@ function valuesByRule(
   );
 }
 
+/**
+ * The host of `url` as Node.js's URL parser reads it, when a reader of RFC 3986 reads the same: the
+ * authority after `//` up to the first `/`, `?` or `#`, after its last `@`, without its port. The
+ * catalog's URL rules take what Node.js takes, a `\` for a `/` included, which other HTTP clients
+ * read otherwise (`https://hooks.slack.com\@evil.example` is on evil.example to them); undefined
+ * then, and for a URL that does not parse.
+ */
+function hostAllReadersAgreeOn(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1];
+  if (authority === undefined) return undefined;
+  const hostAndPort = authority.slice(authority.lastIndexOf("@") + 1);
+  const host = hostAndPort.startsWith("[")
+    ? hostAndPort.slice(0, hostAndPort.indexOf("]") + 1)
+    : hostAndPort.replace(/:[0-9]*$/, "");
+  const parsed = new URL(url).hostname;
+  return asciiDomain(host) === asciiDomain(parsed) ? parsed : undefined;
+}
+
 /** Destination URLs (webhook, Slack, Discord, Teams, Google Chat) only on the hosts listed. */
 export const destinationHosts: ResourceValidationPolicy = handlerPolicy({
   name: "destination-hosts",
@@ -81,11 +100,15 @@ export const destinationHosts: ResourceValidationPolicy = handlerPolicy({
     const allowed = listOf(args.getConfig(), "allowedHosts");
     if (allowed.length === 0) return;
     for (const { field, secret, text } of valuesByRule(handler, ["http-url", "https-url"])) {
-      const host = URL.canParse(text) ? new URL(text).hostname : "";
-      if (hostAllowed(host, allowed)) continue;
+      const host = hostAllReadersAgreeOn(text);
+      if (host !== undefined && hostAllowed(host, allowed)) continue;
       // A webhook URL is a credential whole: not even its host is shown.
       const shown = secret ? "(a secret, not shown)" : `"${text}"`;
-      report(`${describeHandler(handler)}: field ${field} ${shown} points at a host not in allowedHosts`);
+      const fault =
+        host === undefined
+          ? "is not a URL whose host every HTTP client reads alike"
+          : "points at a host not in allowedHosts";
+      report(`${describeHandler(handler)}: field ${field} ${shown} ${fault}`);
     }
   },
 });

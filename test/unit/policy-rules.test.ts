@@ -127,6 +127,19 @@ describe("the ready rules", () => {
     expect(await passes("https://hooks.slack.com.evil.example/")).toBe(false);
     expect(await passes("https://webhook.office.com/x")).toBe(false);
     expect(await passes("https://evilwebhook.office.com/x")).toBe(false);
+    expect(await passes("https://ops:pw@hooks.slack.com/services/T0")).toBe(true);
+    expect(await passes("https://[::1]:8443/x")).toBe(false);
+    // Node.js reads these on hooks.slack.com, an RFC 3986 reader elsewhere or nowhere.
+    for (const url of [
+      "https://hooks.slack.com\\@evil.example/",
+      "https:hooks.slack.com/x",
+      "https:///hooks.slack.com/x",
+    ]) {
+      expect(await passes(url)).toBe(false);
+      expect(await reports(rules.destinationHosts, slack(allowed, url))).toEqual([
+        'handler "team-slack" (slack): field slack (a secret, not shown) is not a URL whose host every HTTP client reads alike',
+      ]);
+    }
     const unparsed = "https://hooks slack SECRET-PART";
     const [message] = await reports(rules.destinationHosts, slack({ allowedHosts: [""] }, unparsed));
     expect(message).toContain("(a secret, not shown)");
