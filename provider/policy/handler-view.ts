@@ -14,7 +14,7 @@ import {
   fieldsOf,
   isHandlerType,
 } from "../../sdk/client/domain/catalog";
-import { DYNAMIC_RESOURCE_TYPE, HANDLER_RESOURCE_TOKEN, PACKAGE_NAME } from "../tokens";
+import { DYNAMIC_RESOURCE_TYPE, HANDLER_RESOURCE_TYPES, PACKAGE_NAME } from "../tokens";
 
 /** A value the engine does not know yet: a preview of a program that computes it. Checked at `up`. */
 export const UNKNOWN: unique symbol = Symbol("unknown until up");
@@ -84,7 +84,7 @@ export interface HandlerViewOf<T extends HandlerType> {
 export type HandlerView = { [T in HandlerType]: HandlerViewOf<T> }[HandlerType];
 
 /** The two type tokens of a handler: the dynamic provider's resource type and the plugin's token. */
-export const HANDLER_TYPES_IN_POLICIES: readonly string[] = [DYNAMIC_RESOURCE_TYPE, HANDLER_RESOURCE_TOKEN];
+export const HANDLER_TYPES_IN_POLICIES: readonly string[] = HANDLER_RESOURCE_TYPES;
 
 /** The type of the plugin's providers, default or explicit: their `baseUrl` is the handlers' site. */
 export const PLUGIN_PROVIDER_TYPE = `pulumi:providers:${PACKAGE_NAME}`;

@@ -4,6 +4,8 @@
  * comes from the catalog's field rules, so a new handler type with a URL, an email address or a
  * phone number is checked with no change here.
  */
+import { domainToASCII } from "node:url";
+
 import type { PolicyConfigSchema, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 
 import { type FieldRule, HANDLER_TYPE_NAMES } from "../../sdk/client/domain/catalog";
@@ -11,6 +13,7 @@ import { DYNAMIC_RESOURCE_TYPE } from "../tokens";
 import {
   PLUGIN_PROVIDER_TYPE,
   SecretValue,
+  isHandlerResource,
   UNKNOWN,
   type HandlerView,
   type Unknown,
@@ -31,29 +34,60 @@ function listOf(config: Record<string, unknown>, key: string): string[] {
   return Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : [];
 }
 
+/**
+ * A domain as the URL parser writes a host: lower case, a Unicode label in its `xn--` form, no final
+ * dot; as it is, in lower case, when it is no domain (an IPv6 address in brackets).
+ */
+function asciiDomain(name: string): string {
+  const trimmed = name.trim().replace(/\.$/, "");
+  return domainToASCII(trimmed) || trimmed.toLowerCase();
+}
+
 /** Whether `host` is one of `allowed`: the same name, or under a `*.` entry's domain. */
 export function hostAllowed(host: string, allowed: readonly string[]): boolean {
-  const name = host.toLowerCase().replace(/\.$/, "");
-  return allowed.some((entry) => {
-    const pattern = entry.toLowerCase();
-    return pattern.startsWith("*.") ? name.endsWith(pattern.slice(1)) : name === pattern;
-  });
+  const name = asciiDomain(host);
+  if (name === "") return false;
+  return allowed.some((entry) =>
+    entry.startsWith("*.") ? name.endsWith(`.${asciiDomain(entry.slice(2))}`) : name === asciiDomain(entry),
+  );
 }
 
 /** A field's text, whether a credential or not, for a check that never prints it. */
 const textOf = (value: SecretValue | string): string =>
   value instanceof SecretValue ? value.reveal() : value;
 
-/** The known values of `handler`'s fields checked by one of `rules`, with the field's API name. */
+/**
+ * The known values of `handler`'s fields checked by one of `rules`, with the field's API name; trimmed,
+ * as the API stores them.
+ */
 function valuesByRule(
   handler: HandlerView,
   rules: readonly FieldRule[],
 ): { field: string; secret: boolean; text: string }[] {
   return fieldEntries(handler).flatMap(({ spec, value }) =>
     rules.includes(spec.rule) && value !== UNKNOWN
-      ? [{ field: spec.field, secret: spec.secret, text: textOf(value) }]
+      ? [{ field: spec.field, secret: spec.secret, text: textOf(value).trim() }]
       : [],
   );
+}
+
+/**
+ * The host of `url` as Node.js's URL parser reads it, when a reader of RFC 3986 reads the same: the
+ * authority after `//` up to the first `/`, `?` or `#`, after its last `@`, without its port. The
+ * catalog's URL rules take what Node.js takes, a `\` for a `/` included, which other HTTP clients
+ * read otherwise (`https://hooks.slack.com\@evil.example` is on evil.example to them); undefined
+ * then, and for a URL that does not parse.
+ */
+function hostAllReadersAgreeOn(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1];
+  if (authority === undefined) return undefined;
+  const hostAndPort = authority.slice(authority.lastIndexOf("@") + 1);
+  const host = hostAndPort.startsWith("[")
+    ? hostAndPort.slice(0, hostAndPort.indexOf("]") + 1)
+    : hostAndPort.replace(/:[0-9]*$/, "");
+  const parsed = new URL(url).hostname;
+  return asciiDomain(host) === asciiDomain(parsed) ? parsed : undefined;
 }
 
 /** Destination URLs (webhook, Slack, Discord, Teams, Google Chat) only on the hosts listed. */
@@ -66,11 +100,15 @@ export const destinationHosts: ResourceValidationPolicy = handlerPolicy({
     const allowed = listOf(args.getConfig(), "allowedHosts");
     if (allowed.length === 0) return;
     for (const { field, secret, text } of valuesByRule(handler, ["http-url", "https-url"])) {
-      const host = URL.canParse(text) ? new URL(text).hostname : "";
-      if (hostAllowed(host, allowed)) continue;
+      const host = hostAllReadersAgreeOn(text);
+      if (host !== undefined && hostAllowed(host, allowed)) continue;
       // A webhook URL is a credential whole: not even its host is shown.
       const shown = secret ? "(a secret, not shown)" : `"${text}"`;
-      report(`${describeHandler(handler)}: field ${field} ${shown} points at a host not in allowedHosts`);
+      const fault =
+        host === undefined
+          ? "is not a URL whose host every HTTP client reads alike"
+          : "points at a host not in allowedHosts";
+      report(`${describeHandler(handler)}: field ${field} ${shown} ${fault}`);
     }
   },
 });
@@ -119,7 +157,8 @@ export function siteAllowed(address: string, allowed: readonly string[]): boolea
   return allowed.some((entry) => {
     if (!URL.canParse(entry)) return false;
     const site = new URL(entry);
-    return site.origin === url.origin && path(url).startsWith(path(site));
+    // A URL of a scheme other than http(s) has the opaque origin "null", equal to any other one's.
+    return site.origin !== "null" && site.origin === url.origin && path(url).startsWith(path(site));
   });
 }
 
@@ -176,6 +215,11 @@ export const enabledHandlerOfTypes: StackValidationPolicy = handlerStackPolicy({
   validateHandlers: (handlers, args, report) => {
     const required = listOf(args.getConfig(), "requiredTypes");
     if (required.length === 0) return;
+    // A handler whose type is unknown at preview has no view, and may be the one: up decides.
+    const typeUnknown = args.resources.some(
+      (r) => isHandlerResource(r.type) && known((): unknown => r.props.type) === UNKNOWN,
+    );
+    if (typeUnknown) return;
     const candidates = handlers.filter((h) => required.includes(h.type));
     // Whether one is enabled may not be known until up.
     if (candidates.some((h) => h.isEnabled === true || h.isEnabled === UNKNOWN)) return;
@@ -201,16 +245,18 @@ export const uniqueNames: StackValidationPolicy = handlerStackPolicy({
     }
     for (const [name, named] of byName) {
       if (named.length < 2) continue;
-      // Sorted: the message is the same whatever order the program registered them in.
-      const listed = named
-        .map((h) => `"${h.resourceName}"`)
-        .sort()
-        .join(", ");
-      for (const handler of named)
+      for (const handler of named) {
+        // Sorted: the message is the same whatever order the program registered them in.
+        const others = named
+          .filter((h) => h !== handler)
+          .map((h) => `"${h.resourceName}"`)
+          .sort()
+          .join(", ");
         report(
-          `${describeHandler(handler)}: field name "${name}" is also the name of ${listed}`,
+          `${describeHandler(handler)}: field name "${name}" is also the name of ${others}`,
           handler.urn,
         );
+      }
     }
   },
 });

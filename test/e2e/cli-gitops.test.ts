@@ -263,7 +263,7 @@ describe("examples/gitops, its README and its workflows run with the Pulumi CLI"
     for (const message of [
       'handler "status-inbox" (internal_notification): field type: "internal_notification" is not in allowedTypes',
       'handler "relay-inbox" (internal_notification): connection.baseUrl is not one of allowedSites',
-      'handler "relay-inbox" (internal_notification): field name "Status page inbox" is also the name of "status-inbox", "relay-inbox"',
+      'handler "relay-inbox" (internal_notification): field name "Status page inbox" is also the name of "status-inbox"',
       "the stack has no enabled handler of type twilio",
     ])
       expect(shown).toContain(message);

@@ -132,7 +132,7 @@ describe("examples/yaml-program, run as its README says with the Pulumi CLI", ()
           'handler "status-page" (webhook): field type: "webhook" is not in allowedTypes',
           'provider "production": baseUrl is not one of allowedSites',
           'the stack has no enabled handler of type webhook (disabled: "status-page"; field isEnabled)',
-          'handler "oncall" (email): field name "On-call email" is also the name of "oncall", "production-pager"',
+          'handler "oncall" (email): field name "On-call email" is also the name of "production-pager"',
         ])
           expect(printed).toContain(message);
         // Only the rules the config broke: none of the slack or discord handlers, nor the default provider.

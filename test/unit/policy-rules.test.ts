@@ -113,6 +113,39 @@ describe("the ready rules", () => {
     expect(await reports(rules.destinationHosts, slack({ allowedHosts: ["x"] }, UNKNOWN_STRING))).toEqual([]);
   });
 
+  it("destination-hosts matches the host the URL parser reads, and shows no URL it cannot parse", async () => {
+    const allowed = { allowedHosts: ["hooks.slack.com", "*.webhook.office.com", "bücher.example"] };
+    const passes = async (url: string): Promise<boolean> =>
+      (await reports(rules.destinationHosts, slack(allowed, url))).length === 0;
+    expect(await passes("https://HOOKS.Slack.com./services/T0")).toBe(true);
+    expect(await passes("https://hooks.slack.com:8443/services/T0")).toBe(true);
+    expect(await passes("https://eu.webhook.office.com/x")).toBe(true);
+    expect(await passes("https://xn--bcher-kva.example/x")).toBe(true);
+    expect(await passes("https://hooks.slack.com@evil.example/services/T0")).toBe(false);
+    expect(await passes("https://user:hooks.slack.com@evil.example/")).toBe(false);
+    expect(await passes("https://evil.example/hooks.slack.com")).toBe(false);
+    expect(await passes("https://hooks.slack.com.evil.example/")).toBe(false);
+    expect(await passes("https://webhook.office.com/x")).toBe(false);
+    expect(await passes("https://evilwebhook.office.com/x")).toBe(false);
+    expect(await passes("https://ops:pw@hooks.slack.com/services/T0")).toBe(true);
+    expect(await passes("https://[::1]:8443/x")).toBe(false);
+    // Node.js reads these on hooks.slack.com, an RFC 3986 reader elsewhere or nowhere.
+    for (const url of [
+      "https://hooks.slack.com\\@evil.example/",
+      "https:hooks.slack.com/x",
+      "https:///hooks.slack.com/x",
+    ]) {
+      expect(await passes(url)).toBe(false);
+      expect(await reports(rules.destinationHosts, slack(allowed, url))).toEqual([
+        'handler "team-slack" (slack): field slack (a secret, not shown) is not a URL whose host every HTTP client reads alike',
+      ]);
+    }
+    const unparsed = "https://hooks slack SECRET-PART";
+    const [message] = await reports(rules.destinationHosts, slack({ allowedHosts: [""] }, unparsed));
+    expect(message).toContain("(a secret, not shown)");
+    expect(message).not.toContain("SECRET-PART");
+  });
+
   it("email-domains, phone-country-codes and handler-types report what their lists leave out", async () => {
     const mail = resource(
       HANDLER_RESOURCE_TOKEN,
@@ -126,6 +159,18 @@ describe("the ready rules", () => {
     expect(await reports(rules.emailDomains, mail)).toEqual([
       'handler "m" (email): field email: domain "gmail.com" is not in allowedDomains',
     ]);
+    const domainOf = (email: string, allowedDomains: string[]): ResourceValidationArgs =>
+      resource(HANDLER_RESOURCE_TOKEN, "m", { type: "email", name: "M", email }, { allowedDomains });
+    expect(await reports(rules.emailDomains, domainOf(" Ops@Example.COM ", ["example.com"]))).toEqual([]);
+    expect(await reports(rules.emailDomains, domainOf("ops@mail.example.com", ["example.com"]))).toEqual([
+      'handler "m" (email): field email: domain "mail.example.com" is not in allowedDomains',
+    ]);
+    expect(await reports(rules.emailDomains, domainOf("ops@mail.example.com", ["*.example.com"]))).toEqual(
+      [],
+    );
+    expect(
+      await reports(rules.emailDomains, domainOf('"a@example.com"@evil.example', ["example.com"])),
+    ).toEqual(['handler "m" (email): field email: domain "evil.example" is not in allowedDomains']);
     expect(await reports(rules.handlerTypes, mail)).toEqual([
       'handler "m" (email): field type: "email" is not in allowedTypes',
     ]);
@@ -139,6 +184,8 @@ describe("the ready rules", () => {
         },
       );
     expect(await reports(rules.phoneCountryCodes, phone("+15551234567"))).toEqual([]);
+    expect(await reports(rules.phoneCountryCodes, phone(" +447700900123 "))).toEqual([]);
+    expect(await reports(rules.phoneCountryCodes, phone("4477009001234"))).toHaveLength(1);
     expect(await reports(rules.phoneCountryCodes, phone("+33612345678"))).toEqual([
       'handler "p" (whatsapp): field whatsapp: the number\'s country code is not in allowedCountryCodes',
     ]);
@@ -154,6 +201,18 @@ describe("the ready rules", () => {
         config,
       );
     expect(await reports(rules.apiSites, connected("https://api.example.com/v1/"))).toEqual([]);
+    expect(await reports(rules.apiSites, connected("HTTPS://API.example.com:443/v1/handlers"))).toEqual([]);
+    expect(await reports(rules.apiSites, connected("https://api.example.com/v1x"))).toHaveLength(1);
+    expect(await reports(rules.apiSites, connected("https://api.example.com@evil.example/v1"))).toHaveLength(
+      1,
+    );
+    const opaque = resource(
+      DYNAMIC_RESOURCE_TYPE,
+      "h",
+      { type: "email", name: "H", connection: { baseUrl: "bar://evil.example/api" } },
+      { allowedSites: ["foo://alerts.example.com/"] },
+    );
+    expect(await reports(rules.apiSites, opaque)).toHaveLength(1);
     const [message] = await reports(rules.apiSites, connected("https://api.example.com/v2"));
     expect(message).toBe('handler "h" (email): connection.baseUrl is not one of allowedSites');
     const provider = resource(
@@ -179,17 +238,23 @@ describe("the ready rules", () => {
     const enabled: [string, Props] = ["call", { type: "twilio_call", name: "Call" }];
     expect(await stackReports(rules.enabledHandlerOfTypes, [pager, enabled], config)).toEqual([]);
     expect(await stackReports(rules.enabledHandlerOfTypes, [pager])).toEqual([]);
+    // At preview, a handler whose type is not known yet may be the enabled one: up checks it.
+    const computed: [string, Props] = ["computed", { type: UNKNOWN_STRING, name: "Computed" }];
+    expect(await stackReports(rules.enabledHandlerOfTypes, [pager, computed], config)).toEqual([]);
   });
 
-  it("unique-names names each handler that shares a name", async () => {
+  it("unique-names names each handler that shares a name, and the others that have it", async () => {
     const found = await stackReports(rules.uniqueNames, [
-      ["a", { type: "email", name: "Ops" }],
+      ["c", { type: "email", name: "Ops" }],
       ["b", { type: "internal_notification", name: " Ops " }],
-      ["c", { type: "email", name: "Other" }],
+      ["a", { type: "email", name: "Ops" }],
+      ["d", { type: "email", name: "Other" }],
+      ["e", { type: "email", name: UNKNOWN_STRING }],
     ]);
     expect(found).toEqual([
-      'urn:a: handler "a" (email): field name "Ops" is also the name of "a", "b"',
-      'urn:b: handler "b" (internal_notification): field name "Ops" is also the name of "a", "b"',
+      'urn:c: handler "c" (email): field name "Ops" is also the name of "a", "b"',
+      'urn:b: handler "b" (internal_notification): field name "Ops" is also the name of "a", "c"',
+      'urn:a: handler "a" (email): field name "Ops" is also the name of "b", "c"',
     ]);
   });
 });

@@ -186,25 +186,34 @@ function runPlugin(
       const response = new language.RunPluginResponse();
       call.write(stream === "stdout" ? response.setStdout(chunk) : response.setStderr(chunk));
     };
+    const exit = (code: number): void => {
+      call.write(new language.RunPluginResponse().setExitcode(code));
+      call.end();
+    };
     // Told as a plugin that could not start (its message, exit code 1): the CLI waits on a call that
     // fails instead.
+    const couldNotStart = (message: string): void => {
+      write(Buffer.from(`${message}\n`), "stderr");
+      exit(1);
+    };
     if ("error" in started) {
-      write(Buffer.from(`${started.error}\n`), "stderr");
-      call.write(new language.RunPluginResponse().setExitcode(1));
-      call.end();
+      couldNotStart(started.error);
       return;
     }
-    // The engine ends the plugin by cancelling the call.
+    // The engine ends the plugin by cancelling the call. A host that exits (its engine gone, main.ts)
+    // stops the plugin too: a policy pack serves until it is killed, and would outlive both.
     const stop = new AbortController();
-    call.on("cancelled", () => stop.abort());
-    streamProcess(started.command, started.args, { ...started, signal: stop.signal }, write).then(
-      (code) => {
-        call.write(new language.RunPluginResponse().setExitcode(code ?? 1));
-        call.end();
-      },
-      (error: unknown) => {
-        if (!stop.signal.aborted) failStream(call, error, grpc.status.UNKNOWN);
-      },
-    );
+    const stopPlugin = (): void => stop.abort();
+    call.on("cancelled", stopPlugin);
+    process.once("exit", stopPlugin);
+    streamProcess(started.command, started.args, { ...started, signal: stop.signal }, write)
+      .finally(() => process.off("exit", stopPlugin))
+      .then(
+        (code) => exit(code ?? 1),
+        (error: unknown) => {
+          if (!stop.signal.aborted)
+            couldNotStart(`could not start ${started.command}: ${(error as Error).message}`);
+        },
+      );
   };
 }
