@@ -52,6 +52,30 @@ export function hostAllowed(host: string, allowed: readonly string[]): boolean {
   );
 }
 
+/**
+ * A mandatory rule of each handler, configured by the one list `key` of its policy config: off while
+ * the list is absent or empty, else `check` given the list.
+ */
+function handlerListRule(args: {
+  name: string;
+  description: string;
+  key: string;
+  items?: Record<string, unknown>;
+  check: (handler: HandlerView, allowed: string[], report: (message: string) => void) => void;
+}): ResourceValidationPolicy {
+  const { name, description, key, items, check } = args;
+  return handlerPolicy({
+    name,
+    description,
+    enforcementLevel: "mandatory",
+    configSchema: listSchema(key, items),
+    validateHandler: (handler, policyArgs, report) => {
+      const allowed = listOf(policyArgs.getConfig(), key);
+      if (allowed.length > 0) check(handler, allowed, report);
+    },
+  });
+}
+
 /** A field's text, whether a credential or not, for a check that never prints it. */
 const textOf = (value: SecretValue | string): string =>
   value instanceof SecretValue ? value.reveal() : value;
@@ -91,14 +115,11 @@ function hostAllReadersAgreeOn(url: string): string | undefined {
 }
 
 /** Destination URLs (webhook, Slack, Discord, Teams, Google Chat) only on the hosts listed. */
-export const destinationHosts: ResourceValidationPolicy = handlerPolicy({
+export const destinationHosts: ResourceValidationPolicy = handlerListRule({
   name: "destination-hosts",
   description: "A handler's destination URL points at one of the allowed hosts.",
-  enforcementLevel: "mandatory",
-  configSchema: listSchema("allowedHosts"),
-  validateHandler: (handler, args, report) => {
-    const allowed = listOf(args.getConfig(), "allowedHosts");
-    if (allowed.length === 0) return;
+  key: "allowedHosts",
+  check: (handler, allowed, report) => {
     for (const { field, secret, text } of valuesByRule(handler, ["http-url", "https-url"])) {
       const host = hostAllReadersAgreeOn(text);
       if (host !== undefined && hostAllowed(host, allowed)) continue;
@@ -114,14 +135,11 @@ export const destinationHosts: ResourceValidationPolicy = handlerPolicy({
 });
 
 /** Email addresses only in the domains listed. */
-export const emailDomains: ResourceValidationPolicy = handlerPolicy({
+export const emailDomains: ResourceValidationPolicy = handlerListRule({
   name: "email-domains",
   description: "A handler's email address is in one of the allowed domains.",
-  enforcementLevel: "mandatory",
-  configSchema: listSchema("allowedDomains"),
-  validateHandler: (handler, args, report) => {
-    const allowed = listOf(args.getConfig(), "allowedDomains");
-    if (allowed.length === 0) return;
+  key: "allowedDomains",
+  check: (handler, allowed, report) => {
     for (const { field, text } of valuesByRule(handler, ["email"])) {
       const domain = text.slice(text.lastIndexOf("@") + 1);
       if (!hostAllowed(domain, allowed))
@@ -131,14 +149,13 @@ export const emailDomains: ResourceValidationPolicy = handlerPolicy({
 });
 
 /** Phone numbers (Twilio SMS and calls, WhatsApp) only with the country codes listed. */
-export const phoneCountryCodes: ResourceValidationPolicy = handlerPolicy({
+export const phoneCountryCodes: ResourceValidationPolicy = handlerListRule({
   name: "phone-country-codes",
   description: "A handler's phone number has one of the allowed country codes.",
-  enforcementLevel: "mandatory",
-  configSchema: listSchema("allowedCountryCodes", { type: "string", pattern: "^\\+?[0-9]{1,3}$" }),
-  validateHandler: (handler, args, report) => {
-    const allowed = listOf(args.getConfig(), "allowedCountryCodes").map((code) => code.replace(/^\+/, ""));
-    if (allowed.length === 0) return;
+  key: "allowedCountryCodes",
+  items: { type: "string", pattern: "^\\+?[0-9]{1,3}$" },
+  check: (handler, listed, report) => {
+    const allowed = listed.map((code) => code.replace(/^\+/, ""));
     for (const { field, text } of valuesByRule(handler, ["phone"])) {
       // E.164 country codes are prefix-free: a number starts with one code only.
       if (!allowed.some((code) => text.startsWith(`+${code}`)))
@@ -194,14 +211,13 @@ export const apiSites: ResourceValidationPolicy = {
 };
 
 /** Only the handler types listed. */
-export const handlerTypes: ResourceValidationPolicy = handlerPolicy({
+export const handlerTypes: ResourceValidationPolicy = handlerListRule({
   name: "handler-types",
   description: "A handler's type is one of the allowed types.",
-  enforcementLevel: "mandatory",
-  configSchema: listSchema("allowedTypes", { type: "string", enum: HANDLER_TYPE_NAMES }),
-  validateHandler: (handler, args, report) => {
-    const allowed = listOf(args.getConfig(), "allowedTypes");
-    if (allowed.length > 0 && !allowed.includes(handler.type))
+  key: "allowedTypes",
+  items: { type: "string", enum: HANDLER_TYPE_NAMES },
+  check: (handler, allowed, report) => {
+    if (!allowed.includes(handler.type))
       report(`${describeHandler(handler)}: field type: "${handler.type}" is not in allowedTypes`);
   },
 });

@@ -20,7 +20,7 @@ import { CHECKOUT_SDKS, generateSdks } from "../../../scripts/release/build-sdks
 import { enginePath, ensureEngine } from "../../../scripts/engine/engine";
 import { buildRelease, releasedPackages } from "../../../scripts/release/release";
 import { type PackageSpecs, scratchFolder } from "../../../scripts/support/user-project";
-import { publishTo, startNpmRegistry } from "../stand-ins/npm-registry";
+import { startReleaseOnNpm } from "../stand-ins/npm-registry";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const engine = await ensureEngine({
@@ -47,9 +47,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The examples name the release's packages by version, as a user's project does: npm takes them
   // from here, and every other package from registry.npmjs.org through it.
   const log = join(releases, "npm-registry.log");
-  const npm = await startNpmRegistry(Object.keys(packages), log);
-  for (const spec of Object.values(packages)) await publishTo(npm, spec.replace(/^file:/, ""));
-  project.provide("npmRegistry", { url: npm.url, log });
+  const npm = await startReleaseOnNpm(packages, log);
+  project.provide("npmRegistry", { url: npm.env.npm_config_registry!, log });
   const installs = await scratchFolder("installs");
   project.provide("installs", installs);
   return async () => {

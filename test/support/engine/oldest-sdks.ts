@@ -30,7 +30,7 @@ function generated(file: string, pattern: RegExp): string {
   return found;
 }
 
-/** The version of `name` that `file` of the project pins (a constraints.txt or a go.mod). */
+/** The version `pattern` finds in `file` of examples/<example> (its go.mod). */
 function pinned(example: string, file: string, pattern: RegExp): string {
   const found = pattern.exec(readFileSync(join(REPOSITORY_ROOT, "examples", example, file), "utf8"))?.[1];
   if (found === undefined) throw new Error(`examples/${example}/${file} pins nothing like ${pattern}`);

@@ -320,10 +320,11 @@ export async function addRegistryUrls(lockfile: string): Promise<void> {
 /**
  * The release's npm packages (`packages`, packed) published to a stand-in of the registry, as
  * {@link Registries}: its variable sends a user's npm there, and every other package on to
- * registry.npmjs.org (or the machine's npm cache, which holds what earlier installs fetched).
+ * registry.npmjs.org (or the machine's npm cache, which holds what earlier installs fetched). With
+ * `log`, the stand-in's requests are appended to that file too.
  */
-export async function startReleaseOnNpm(packages: PackageSpecs): Promise<Registries> {
-  const registry = await startNpmRegistry(Object.keys(packages));
+export async function startReleaseOnNpm(packages: PackageSpecs, log?: string): Promise<Registries> {
+  const registry = await startNpmRegistry(Object.keys(packages), log);
   const tarballs = Object.values(packages).map((spec) => spec.replace(/^file:/, ""));
   try {
     await Promise.all(tarballs.map((tarball) => publishTo(registry, tarball)));
